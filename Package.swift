@@ -1,0 +1,71 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Compiler settings shared by every Swift target: Swift 6 language mode is the
+/// tools-version default; `InternalImportsByDefault` keeps C types inside their wrappers.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "passkey-server",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "passkey-server", targets: ["passkey-server"])
+    ],
+    targets: [
+        // C libraries from Debian's packages, one module each, wrapped once.
+        .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CCrypt", pkgConfig: "libcrypt", providers: [.apt(["libcrypt-dev"])]),
+
+        // The layers.
+        .target(name: "PasskeyDomain", swiftSettings: strict),
+        .target(name: "PasskeyApplication", dependencies: ["PasskeyDomain"], swiftSettings: strict),
+        .target(name: "PasskeyOpenSSL", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(
+            name: "PasskeyWebAuthn",
+            dependencies: ["PasskeyApplication", "PasskeyDomain", "PasskeyOpenSSL"],
+            swiftSettings: strict),
+        .target(name: "PasskeyLibpq", dependencies: ["CLibpq"], swiftSettings: strict),
+        .target(
+            name: "PasskeyPersistence",
+            dependencies: ["PasskeyApplication", "PasskeyDomain", "PasskeyLibpq"],
+            swiftSettings: strict),
+        .target(
+            name: "PasskeyServer",
+            dependencies: [
+                "PasskeyDomain", "PasskeyApplication", "PasskeyWebAuthn", "PasskeyPersistence",
+                "PasskeyOpenSSL",
+            ],
+            swiftSettings: strict),
+        .executableTarget(name: "passkey-server", dependencies: ["PasskeyServer"], swiftSettings: strict),
+
+        // Test support and one test target per source target.
+        .target(
+            name: "PasskeyTestSupport",
+            dependencies: [
+                "PasskeyDomain", "PasskeyApplication", "PasskeyPersistence", "PasskeyLibpq",
+                "PasskeyOpenSSL",
+            ],
+            swiftSettings: strict),
+        .testTarget(name: "PasskeyDomainTests", dependencies: ["PasskeyDomain"], swiftSettings: strict),
+        .testTarget(
+            name: "PasskeyApplicationTests", dependencies: ["PasskeyApplication", "PasskeyTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PasskeyWebAuthnTests",
+            dependencies: ["PasskeyWebAuthn", "PasskeyTestSupport", "PasskeyOpenSSL"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PasskeyPersistenceTests",
+            dependencies: ["PasskeyPersistence", "PasskeyTestSupport", "PasskeyLibpq"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PasskeyServerTests", dependencies: ["PasskeyServer", "PasskeyTestSupport"],
+            swiftSettings: strict),
+    ]
+)

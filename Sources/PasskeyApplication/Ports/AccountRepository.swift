@@ -1,0 +1,79 @@
+package import PasskeyDomain
+package import Foundation
+
+/// An account with what `GET /v1/account` shows about it.
+package struct AccountSummary: Hashable, Sendable {
+    package let account: Account
+    package let email: EmailAddress
+    package let hasPassword: Bool
+    package let passkeys: [PasskeyCredential]
+
+    package init(account: Account, email: EmailAddress, hasPassword: Bool, passkeys: [PasskeyCredential]) {
+        self.account = account
+        self.email = email
+        self.hasPassword = hasPassword
+        self.passkeys = passkeys
+    }
+}
+
+/// A password account found by email, for sign-in.
+package struct PasswordAccount: Hashable, Sendable {
+    package let account: Account
+    package let credential: PasswordCredential
+
+    package init(account: Account, credential: PasswordCredential) {
+        self.account = account
+        self.credential = credential
+    }
+}
+
+/// One user of an existing system being moved in (`passkey-server import-passwords`).
+package struct ImportedPasswordAccount: Hashable, Sendable {
+    package let account: Account
+    package let email: AccountEmail
+    package let password: PasswordCredential
+
+    package init(account: Account, email: AccountEmail, password: PasswordCredential) {
+        self.account = account
+        self.email = email
+        self.password = password
+    }
+}
+
+/// What removing the password of an account came to.
+package enum PasswordRemovalOutcome: Hashable, Sendable {
+    case removed
+    /// The account has no password.
+    case noPassword
+    /// No passkey of the account has signed in yet, so removing the password could lock the user out.
+    case noPasskeyUsedYet
+}
+
+/// Accounts, their email and their password credential.
+package protocol AccountRepository: Sendable {
+    /// Creates account, email and password credential in one transaction.
+    /// Throws `.conflict(constraint: ConstraintName.normalizedEmail)` when the email is taken.
+    func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
+        async throws(RepositoryError)
+
+    /// Creates every account, or none (one transaction). Conflicts name their constraint.
+    /// `progress` is called after each batch with the number written so far.
+    func importPasswordAccounts(
+        _ accounts: [ImportedPasswordAccount], progress: @Sendable (Int) -> Void
+    ) async throws(RepositoryError)
+
+    /// The account and password credential for a normalised email, if both exist.
+    func passwordAccount(normalizedEmail: String) async throws(RepositoryError) -> PasswordAccount?
+
+    /// Replaces a password hash (re-hash after a legacy or weaker hash verified).
+    /// Only replaces `expectedHash`, so a concurrent change is not overwritten.
+    func updatePasswordHash(accountID: AccountID, from expectedHash: String, to newHash: String, at date: Date)
+        async throws(RepositoryError)
+
+    /// The account with its email, password presence and passkeys.
+    func accountSummary(id: AccountID) async throws(RepositoryError) -> AccountSummary?
+
+    /// Removes the password if a passkey of the account has signed in at least once.
+    /// Serialised with passkey deletion on the account row.
+    func removePassword(accountID: AccountID) async throws(RepositoryError) -> PasswordRemovalOutcome
+}

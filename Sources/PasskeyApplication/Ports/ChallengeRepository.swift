@@ -1,0 +1,37 @@
+package import PasskeyDomain
+
+/// What a sign-in finish needs from storage, fetched together with consuming the challenge.
+package struct AssertionContext: Sendable {
+    /// The challenge, if this call consumed it (unknown, expired or used: nil).
+    package let challenge: PasskeyAuthenticationChallenge?
+    /// The credential named by the response, if registered.
+    package let credential: PasskeyCredential?
+    /// The account owning the credential.
+    package let account: Account?
+
+    package init(challenge: PasskeyAuthenticationChallenge?, credential: PasskeyCredential?, account: Account?) {
+        self.challenge = challenge
+        self.credential = credential
+        self.account = account
+    }
+}
+
+/// Registration and authentication challenges, each consumed at most once.
+package protocol ChallengeRepository: Sendable {
+    func saveRegistrationChallenge(_ challenge: PasskeyRegistrationChallenge) async throws(RepositoryError)
+
+    /// Marks the challenge consumed and returns it, only if it exists, belongs to `accountID`,
+    /// is unexpired and was not consumed before; one atomic statement.
+    func consumeRegistrationChallenge(id: ChallengeID, accountID: AccountID)
+        async throws(RepositoryError) -> PasskeyRegistrationChallenge?
+
+    func saveAuthenticationChallenge(_ challenge: PasskeyAuthenticationChallenge) async throws(RepositoryError)
+
+    /// Marks the challenge consumed and returns it only if this call consumed it.
+    func consumeAuthenticationChallenge(id: ChallengeID) async throws(RepositoryError)
+        -> PasskeyAuthenticationChallenge?
+
+    /// Consumes the challenge and looks up the credential and its account in one round trip.
+    func consumeAuthenticationChallenge(id: ChallengeID, credentialID: CredentialID)
+        async throws(RepositoryError) -> AssertionContext
+}

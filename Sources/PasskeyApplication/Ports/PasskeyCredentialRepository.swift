@@ -1,0 +1,29 @@
+package import PasskeyDomain
+
+/// What deleting a passkey came to.
+package enum PasskeyDeletionOutcome: Hashable, Sendable {
+    case deleted
+    case notFound
+    /// It is the account's last way in (no password, no other passkey).
+    case lastCredential
+}
+
+/// Registered passkeys.
+package protocol PasskeyCredentialRepository: Sendable {
+    /// Stores a verified passkey. A credential ID already registered (to anyone) throws
+    /// `.conflict(constraint: ConstraintName.credentialID)`.
+    func addCredential(_ credential: PasskeyCredential) async throws(RepositoryError)
+
+    func credential(id: CredentialID) async throws(RepositoryError) -> PasskeyCredential?
+
+    /// The account's passkeys, oldest first.
+    func credentials(accountID: AccountID) async throws(RepositoryError) -> [PasskeyCredential]
+
+    /// Renames a passkey of this account; nil when the account has no such passkey.
+    func renameCredential(id: CredentialID, accountID: AccountID, to name: PasskeyName)
+        async throws(RepositoryError) -> PasskeyCredential?
+
+    /// Deletes a passkey unless it is the account's last way in (checked under a lock on the account).
+    func deleteCredential(id: CredentialID, accountID: AccountID) async throws(RepositoryError)
+        -> PasskeyDeletionOutcome
+}

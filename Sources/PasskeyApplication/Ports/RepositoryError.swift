@@ -1,0 +1,18 @@
+/// What a repository can report. Details (SQLSTATE, driver text) stay in the adapter's logs;
+/// use cases only need to know which of these happened.
+package enum RepositoryError: Error, Hashable, Sendable {
+    /// A unique or foreign-key constraint refused the write; names the constraint.
+    case conflict(constraint: String)
+    /// The database could not be reached (or no connection became free in time).
+    case unavailable
+    /// Anything else went wrong; the adapter has the details.
+    case failure(String)
+}
+
+/// Names of the constraints use cases react to (they are declared in Migrations/).
+package enum ConstraintName {
+    package static let normalizedEmail = "account_emails_normalized_email_key"
+    package static let accountEmail = "account_emails_account_id_key"
+    package static let credentialID = "passkey_credentials_pkey"
+    package static let accountID = "accounts_pkey"
+}

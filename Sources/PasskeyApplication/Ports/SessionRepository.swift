@@ -1,0 +1,38 @@
+package import PasskeyDomain
+package import Foundation
+
+/// A live session with its account, for bearer authentication.
+package struct ActiveSession: Hashable, Sendable {
+    package let session: AuthenticationSession
+    package let account: Account
+
+    package init(session: AuthenticationSession, account: Account) {
+        self.session = session
+        self.account = account
+    }
+}
+
+/// The outcome of recording a verified assertion.
+package enum AssertionRecording: Hashable, Sendable {
+    case recorded
+    /// The stored counter changed since it was read (a concurrent assertion won).
+    case staleCounter
+}
+
+/// Authentication sessions (bearer tokens are stored as SHA-256 digests only).
+package protocol SessionRepository: Sendable {
+    func createSession(_ session: AuthenticationSession) async throws(RepositoryError)
+
+    /// The session with this token digest if it is neither revoked nor expired at `now`.
+    func activeSession(tokenDigest: [UInt8], now: Date) async throws(RepositoryError) -> ActiveSession?
+
+    /// Revokes a session; returns false if it was already revoked or does not exist.
+    func revokeSession(id: SessionID, at date: Date) async throws(RepositoryError) -> Bool
+
+    /// Atomically: updates counter, backup state and last use of the credential, only if the
+    /// stored counter is still `expectedSignCount`, and creates the session.
+    func recordAssertion(
+        credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32, backupState: Bool,
+        usedAt: Date, session: AuthenticationSession
+    ) async throws(RepositoryError) -> AssertionRecording
+}

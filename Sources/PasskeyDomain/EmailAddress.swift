@@ -1,0 +1,36 @@
+internal import Foundation
+
+/// An email address as the contract accepts it: trimmed, at most 254 characters,
+/// exactly one `@` with non-empty local part and domain, no whitespace or control
+/// characters inside. `normalized` (NFC, lowercased) is what uniqueness uses.
+package struct EmailAddress: Hashable, Sendable {
+    package static let maximumLength = 254
+
+    /// The address as the user typed it, trimmed.
+    package let value: String
+    /// The NFC-normalised, lowercased address; unique across accounts.
+    package let normalized: String
+
+    package init?(_ raw: String) {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= Self.maximumLength else { return nil }
+        for scalar in trimmed.unicodeScalars {
+            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+                || scalar.properties.generalCategory == .format
+            {
+                return nil
+            }
+        }
+        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        value = trimmed
+        normalized = trimmed.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
+    /// Two addresses name the same mailbox for this server when their normalised forms match.
+    package static func == (lhs: EmailAddress, rhs: EmailAddress) -> Bool {
+        lhs.normalized == rhs.normalized
+    }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(normalized) }
+}

@@ -1,0 +1,3 @@
+import PasskeyServer
+
+await PasskeyCommandLine.main()

@@ -1,4 +1,60 @@
-/// Entry point of the `passkey-server` executable.
+internal import Foundation
+internal import PasskeyApplication
+internal import PasskeyLibpq
+internal import PasskeyPersistence
+
+/// Entry point of the `passkey-server` executable: `serve` (default), `migrate`, `sweep`,
+/// `import-passwords FILE`, `verify-response FILE…`, each with `--help`.
 package enum PasskeyCommandLine {
-    package static func main() async {}
+    package static func main() async {
+        let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        exit(code)
+    }
+
+    static let usage = """
+        usage: passkey-server [COMMAND] [--help]
+
+        commands:
+          serve                     run the HTTP server (the default)
+          migrate                   apply pending database migrations and exit
+          sweep                     delete expired challenges, registrations and sessions once
+          import-passwords FILE     import password users from JSON lines, all or nothing
+          verify-response FILE...   verify captured WebAuthn ceremonies offline
+
+        configuration comes from the environment (see README.md): DATABASE_URL, PORT, PASSKEY_RP_ID, ...
+        """
+
+    /// Runs one command and returns the process exit code.
+    static func run(_ arguments: [String], environment: [String: String]) async -> Int32 {
+        let command = arguments.first ?? "serve"
+        let rest = Array(arguments.dropFirst())
+        if command == "--help" || command == "-h" || command == "help" {
+            Console.out(usage)
+            return 0
+        }
+        switch command {
+        case "migrate":
+            if rest.contains("--help") {
+                Console.out("usage: passkey-server migrate\n\napplies Migrations/*.sql in order (PASSKEY_MIGRATIONS_DIR overrides the folder) and exits")
+                return 0
+            }
+            return await MaintenanceCommands.migrate(environment: environment)
+        case "sweep":
+            if rest.contains("--help") {
+                Console.out("usage: passkey-server sweep\n\ndeletes expired challenges, account registrations and sessions in batches, once")
+                return 0
+            }
+            return await MaintenanceCommands.sweep(environment: environment)
+        case "serve":
+            if rest.contains("--help") {
+                Console.out("usage: passkey-server serve\n\nruns the HTTP server; configuration from the environment (README.md)")
+                return 0
+            }
+            Console.error("passkey-server: serve: the HTTP server is not built yet (issue 5); `migrate` and `sweep` work")
+            return 1
+        default:
+            Console.error("passkey-server: unknown command '\(command)'\n\(usage)")
+            return 2
+        }
+    }
 }

@@ -59,7 +59,7 @@ package protocol AccountRepository: Sendable {
     /// Creates every account, or none (one transaction). Conflicts name their constraint.
     /// `progress` is called after each batch with the number written so far.
     func importPasswordAccounts(
-        _ accounts: [ImportedPasswordAccount], progress: @Sendable (Int) -> Void
+        _ accounts: [ImportedPasswordAccount], progress: @escaping @Sendable (Int) -> Void
     ) async throws(RepositoryError)
 
     /// The account and password credential for a normalised email, if both exist.

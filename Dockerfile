@@ -1,0 +1,28 @@
+# Build stage: the official Swift image on Debian 12 plus the C libraries' headers.
+FROM swift:6.3-bookworm AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends pkg-config libpq-dev libssl-dev libmicrohttpd-dev \
+      libsodium-dev libcrypt-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY Package.swift ./
+COPY Sources ./Sources
+COPY Tests ./Tests
+RUN swift build -c release --product passkey-server --static-swift-stdlib \
+ && cp "$(swift build -c release --show-bin-path)/passkey-server" /passkey-server
+
+# Runtime stage: only the shared libraries the binary links.
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libpq5 libssl3 libmicrohttpd12 libsodium23 libcrypt1 \
+      ca-certificates tzdata \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10001 --home-dir /app passkey
+WORKDIR /app
+COPY --from=build /passkey-server /usr/local/bin/passkey-server
+COPY Migrations ./Migrations
+ENV PASSKEY_MIGRATIONS_DIR=/app/Migrations HOST=0.0.0.0 PORT=8080
+USER passkey
+EXPOSE 8080
+ENTRYPOINT ["passkey-server"]
+CMD ["serve"]

@@ -1,0 +1,55 @@
+/// An error from libpq or the server. `description` is deliberately generic so it can
+/// never leak SQL, data or server text to a client; `diagnostic` is for operators' logs.
+package struct PostgresError: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
+        /// Could not connect, or the connection broke.
+        case connection
+        /// The server refused a statement (see `sqlState`).
+        case statement
+        /// No pooled connection became free in time.
+        case poolTimeout
+        /// The pool was shut down.
+        case poolClosed
+        /// A value could not be read as the type asked for.
+        case decoding
+    }
+
+    package let kind: Kind
+    /// The five-character SQLSTATE, e.g. `23505` for unique_violation.
+    package let sqlState: String?
+    /// The constraint that refused the statement, when the server names one.
+    package let constraint: String?
+    /// libpq's or the server's message, for logs only.
+    package let diagnostic: String
+
+    package init(kind: Kind, sqlState: String? = nil, constraint: String? = nil, diagnostic: String) {
+        self.kind = kind
+        self.sqlState = sqlState
+        self.constraint = constraint
+        self.diagnostic = diagnostic
+    }
+
+    /// True for unique and foreign-key violations (SQLSTATE class 23).
+    package var isConstraintViolation: Bool { sqlState?.hasPrefix("23") ?? false }
+
+    /// True when the database was unreachable rather than the statement wrong.
+    package var isUnavailable: Bool {
+        switch kind {
+        case .connection, .poolTimeout, .poolClosed: true
+        case .statement:
+            // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, class 08 connection.
+            sqlState.map { $0.hasPrefix("08") || $0.hasPrefix("57P") } ?? false
+        case .decoding: false
+        }
+    }
+
+    package var description: String {
+        switch kind {
+        case .connection: "database connection error"
+        case .statement: "database statement error (SQLSTATE \(sqlState ?? "unknown"))"
+        case .poolTimeout: "no database connection available"
+        case .poolClosed: "database pool closed"
+        case .decoding: "database value decoding error"
+        }
+    }
+}

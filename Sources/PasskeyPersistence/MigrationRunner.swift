@@ -1,0 +1,114 @@
+package import PasskeyLibpq
+
+/// Applies `Migrations/*.sql` in order, each in its own transaction, recorded in
+/// `schema_migrations` with a SHA-256 checksum, under a PostgreSQL advisory lock so
+/// that several instances may start at once.
+package struct MigrationRunner: Sendable {
+    /// Arbitrary constant shared by every instance of this server ("passkey" in ASCII).
+    static let advisoryLockKey: Int64 = 0x7061_7373_6b65_79
+
+    package let migrations: [Migration]
+
+    package init(migrations: [Migration]) {
+        self.migrations = migrations
+    }
+
+    /// Applies what is pending and returns the names applied by this call.
+    package func migrate(pool: PostgresConnectionPool) async throws(MigrationError) -> [String] {
+        let migrations = self.migrations
+        let outcome: Result<[String], MigrationError>
+        do {
+            outcome = try await pool.withConnection { connection throws(PostgresError) in
+                try connection.query("SELECT pg_advisory_lock(\(Self.advisoryLockKey))")
+                defer { _ = try? connection.query("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))") }
+                return try Self.apply(migrations, on: connection)
+            }
+        } catch {
+            throw .database(error)
+        }
+        return try outcome.get()
+    }
+
+    /// True when every migration of this build is applied with a matching checksum.
+    package func isCurrent(pool: PostgresConnectionPool) async -> Bool {
+        let migrations = self.migrations
+        let current: Bool? = try? await pool.withConnection { connection throws(PostgresError) in
+            let applied = try Self.appliedChecksums(on: connection)
+            guard applied.count == migrations.count else { return false }
+            for migration in migrations {
+                guard applied[migration.version] == (try Self.checksum(of: migration, on: connection)) else {
+                    return false
+                }
+            }
+            return true
+        }
+        return current ?? false
+    }
+
+    // MARK: - On the connection's thread
+
+    private static func apply(_ migrations: [Migration], on connection: PostgresConnection)
+        throws(PostgresError) -> Result<[String], MigrationError>
+    {
+        try connection.execute(
+            """
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version    integer     PRIMARY KEY,
+                name       text        NOT NULL,
+                checksum   text        NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            )
+            """)
+        let applied = try appliedChecksums(on: connection)
+        let known = Set(migrations.map(\.version))
+        if let unknown = applied.keys.sorted().first(where: { !known.contains($0) }) {
+            return .failure(.unknownAppliedVersion(unknown))
+        }
+        var names: [String] = []
+        for migration in migrations {
+            let checksum = try checksum(of: migration, on: connection)
+            if let recorded = applied[migration.version] {
+                guard recorded == checksum else {
+                    return .failure(.checksumMismatch(version: migration.version, name: migration.name))
+                }
+                continue
+            }
+            do {
+                try connection.transaction { () throws(PostgresError) in
+                    try connection.execute(migration.sql)
+                    try connection.query(
+                        """
+                        INSERT INTO schema_migrations (version, name, checksum)
+                        VALUES (\(migration.version), \(migration.name), \(checksum))
+                        """)
+                }
+            } catch {
+                if error.kind == .connection { throw error }
+                return .failure(.failed(name: migration.name, error))
+            }
+            names.append(migration.name)
+        }
+        return .success(names)
+    }
+
+    private static func appliedChecksums(on connection: PostgresConnection) throws(PostgresError) -> [Int: String] {
+        let exists = try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL")
+        guard let row = exists.first, try row.bool(0) else { return [:] }
+        var applied: [Int: String] = [:]
+        for row in try connection.query("SELECT version, checksum FROM schema_migrations").rows {
+            applied[try row.int(0)] = try row.string(1)
+        }
+        return applied
+    }
+
+    /// SHA-256 of the file's text, hex, computed by the server (PostgreSQL 11+ has `sha256`).
+    private static func checksum(of migration: Migration, on connection: PostgresConnection)
+        throws(PostgresError) -> String
+    {
+        let result = try connection.query("SELECT encode(sha256(convert_to(\(migration.sql), 'UTF8')), 'hex')")
+        guard let row = result.first else {
+            throw PostgresError(kind: .decoding, diagnostic: "no checksum returned")
+        }
+        return try row.string(0)
+    }
+}

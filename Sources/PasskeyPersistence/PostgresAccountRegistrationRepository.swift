@@ -1,0 +1,69 @@
+package import PasskeyApplication
+package import PasskeyDomain
+package import PasskeyLibpq
+
+/// "New account with a passkey" ceremonies in PostgreSQL.
+package struct PostgresAccountRegistrationRepository: AccountRegistrationRepository {
+    let pool: PostgresConnectionPool
+
+    package init(pool: PostgresConnectionPool) { self.pool = pool }
+
+    package func saveAccountRegistration(_ r: PasskeyAccountRegistration) async throws(RepositoryError) {
+        try await pool.run { connection throws(PostgresError) in
+            try connection.query(
+                """
+                INSERT INTO passkey_account_registrations
+                    (id, prospective_account_id, email, display_name, challenge, expires_at, completed_at)
+                VALUES (\(r.id.uuid), \(r.prospectiveAccountID.uuid), \(r.email?.value), \(r.displayName?.value),
+                        \(bytes: r.challenge.bytes), \(r.expiresAt), \(r.completedAt))
+                """)
+        }
+    }
+
+    package func usableAccountRegistration(id: RegistrationID) async throws(RepositoryError)
+        -> PasskeyAccountRegistration?
+    {
+        try await pool.run { connection throws(PostgresError) in
+            let result = try connection.query(
+                """
+                SELECT prospective_account_id, email, display_name, challenge, expires_at
+                FROM passkey_account_registrations
+                WHERE id = \(id.uuid) AND completed_at IS NULL AND expires_at > now()
+                """)
+            guard let row = result.first else { return nil }
+            return PasskeyAccountRegistration(
+                id: id, prospectiveAccountID: AccountID(try row.uuid(0)),
+                email: try row.optionalString(1).flatMap(EmailAddress.init),
+                displayName: try row.optionalString(2).flatMap(DisplayName.init),
+                challenge: Challenge(bytes: try row.bytes(3)), expiresAt: try row.date(4))
+        }
+    }
+
+    package func completeAccountRegistration(
+        id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
+        session: AuthenticationSession
+    ) async throws(RepositoryError) -> AccountRegistrationCompletion {
+        try await pool.runTransaction { connection throws(PostgresError) in
+            // The row lock taken here serialises concurrent finishes of one registration;
+            // a later one sees completed_at set once the first commits.
+            let claimed = try connection.query(
+                """
+                UPDATE passkey_account_registrations SET completed_at = now()
+                WHERE id = \(id.uuid) AND completed_at IS NULL AND expires_at > now()
+                """)
+            guard claimed.affectedRows == 1 else { return .unavailable }
+            try connection.query(
+                """
+                WITH a AS (
+                    INSERT INTO accounts (id, display_name, created_at)
+                    VALUES (\(account.id.uuid), \(account.displayName.value), \(account.createdAt)) RETURNING id
+                )
+                INSERT INTO account_emails (id, account_id, email, normalized_email, created_at)
+                SELECT \(email.id), a.id, \(email.email.value), \(email.email.normalized), \(account.createdAt) FROM a
+                """)
+            try PasskeyCredentialRow.insert(credential, on: connection)
+            try PostgresSessionRepository.insert(session, on: connection)
+            return .completed
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package import Foundation
+package import PasskeyApplication
+package import PasskeyDomain
+package import PasskeyLibpq
+
+/// Accounts, emails and password credentials in PostgreSQL.
+package struct PostgresAccountRepository: AccountRepository {
+    let pool: PostgresConnectionPool
+
+    package init(pool: PostgresConnectionPool) { self.pool = pool }
+
+    package func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
+        async throws(RepositoryError)
+    {
+        try await pool.run { connection throws(PostgresError) in
+            try Self.insert(account, email, password, on: connection)
+        }
+    }
+
+    package func importPasswordAccounts(
+        _ accounts: [ImportedPasswordAccount], progress: @escaping @Sendable (Int) -> Void
+    ) async throws(RepositoryError) {
+        // One transaction: all or nothing. Progress is reported from the connection's thread.
+        try await pool.runTransaction { connection throws(PostgresError) in
+            for (index, item) in accounts.enumerated() {
+                try Self.insert(item.account, item.email, item.password, on: connection)
+                if (index + 1) % 1000 == 0 || index + 1 == accounts.count { progress(index + 1) }
+            }
+        }
+    }
+
+    /// Account, email and password in one statement (data-modifying CTEs are atomic).
+    private static func insert(
+        _ account: Account, _ email: AccountEmail, _ password: PasswordCredential, on connection: PostgresConnection
+    ) throws(PostgresError) {
+        try connection.query(
+            """
+            WITH a AS (
+                INSERT INTO accounts (id, display_name, created_at)
+                VALUES (\(account.id.uuid), \(account.displayName.value), \(account.createdAt)) RETURNING id
+            ), e AS (
+                INSERT INTO account_emails (id, account_id, email, normalized_email, created_at)
+                SELECT \(email.id), a.id, \(email.email.value), \(email.email.normalized), \(account.createdAt) FROM a
+            )
+            INSERT INTO password_credentials (account_id, password_hash, created_at, updated_at)
+            SELECT a.id, \(password.passwordHash), \(password.createdAt), \(password.updatedAt) FROM a
+            """)
+    }
+
+    package func passwordAccount(normalizedEmail: String) async throws(RepositoryError) -> PasswordAccount? {
+        try await pool.run { connection throws(PostgresError) in
+            let result = try connection.query(
+                """
+                SELECT a.id, a.display_name, a.created_at, p.password_hash, p.created_at, p.updated_at
+                FROM account_emails e
+                JOIN accounts a ON a.id = e.account_id
+                JOIN password_credentials p ON p.account_id = a.id
+                WHERE e.normalized_email = \(normalizedEmail)
+                """)
+            guard let row = result.first else { return nil }
+            let account = try AccountRow.decode(row)
+            return PasswordAccount(
+                account: account,
+                credential: PasswordCredential(
+                    accountID: account.id, passwordHash: try row.string(3), createdAt: try row.date(4),
+                    updatedAt: try row.date(5)))
+        }
+    }
+
+    package func updatePasswordHash(accountID: AccountID, from expectedHash: String, to newHash: String, at date: Date)
+        async throws(RepositoryError)
+    {
+        try await pool.run { connection throws(PostgresError) in
+            try connection.query(
+                """
+                UPDATE password_credentials SET password_hash = \(newHash), updated_at = \(date)
+                WHERE account_id = \(accountID.uuid) AND password_hash = \(expectedHash)
+                """)
+        }
+    }
+
+    package func accountSummary(id: AccountID) async throws(RepositoryError) -> AccountSummary? {
+        try await pool.run { connection throws(PostgresError) in
+            let result = try connection.query(
+                """
+                SELECT a.id, a.display_name, a.created_at, e.email,
+                       EXISTS (SELECT 1 FROM password_credentials p WHERE p.account_id = a.id)
+                FROM accounts a JOIN account_emails e ON e.account_id = a.id
+                WHERE a.id = \(id.uuid)
+                """)
+            guard let row = result.first else { return nil }
+            guard let email = EmailAddress(try row.string(3)) else {
+                throw PostgresError(kind: .decoding, diagnostic: "account_emails.email out of range")
+            }
+            let passkeys = try PostgresPasskeyCredentialRepository.credentials(accountID: id, on: connection)
+            return AccountSummary(
+                account: try AccountRow.decode(row), email: email, hasPassword: try row.bool(4), passkeys: passkeys)
+        }
+    }
+
+    package func removePassword(accountID: AccountID) async throws(RepositoryError) -> PasswordRemovalOutcome {
+        try await pool.runTransaction { connection throws(PostgresError) in
+            // Lock the account so a concurrent passkey deletion cannot leave it with no way in.
+            try connection.query("SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE")
+            let state = try connection.query(
+                """
+                SELECT EXISTS (SELECT 1 FROM password_credentials WHERE account_id = \(accountID.uuid)),
+                       EXISTS (SELECT 1 FROM passkey_credentials
+                               WHERE account_id = \(accountID.uuid) AND last_used_at IS NOT NULL)
+                """)
+            guard let row = state.first, try row.bool(0) else { return .noPassword }
+            guard try row.bool(1) else { return .noPasskeyUsedYet }
+            try connection.query("DELETE FROM password_credentials WHERE account_id = \(accountID.uuid)")
+            return .removed
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package import PasskeyApplication
+package import PasskeyDomain
+package import PasskeyLibpq
+
+/// Registration and authentication challenges in PostgreSQL, each consumed by one atomic
+/// `UPDATE … WHERE consumed_at IS NULL AND expires_at > now() RETURNING …`.
+package struct PostgresChallengeRepository: ChallengeRepository {
+    let pool: PostgresConnectionPool
+
+    package init(pool: PostgresConnectionPool) { self.pool = pool }
+
+    package func saveRegistrationChallenge(_ c: PasskeyRegistrationChallenge) async throws(RepositoryError) {
+        try await pool.run { connection throws(PostgresError) in
+            try connection.query(
+                """
+                INSERT INTO passkey_registration_challenges (id, account_id, challenge, mode, expires_at, consumed_at)
+                VALUES (\(c.id.uuid), \(c.accountID.uuid), \(bytes: c.challenge.bytes), \(c.mode.rawValue),
+                        \(c.expiresAt), \(c.consumedAt))
+                """)
+        }
+    }
+
+    package func consumeRegistrationChallenge(id: ChallengeID, accountID: AccountID)
+        async throws(RepositoryError) -> PasskeyRegistrationChallenge?
+    {
+        try await pool.run { connection throws(PostgresError) in
+            let result = try connection.query(
+                """
+                UPDATE passkey_registration_challenges SET consumed_at = now()
+                WHERE id = \(id.uuid) AND account_id = \(accountID.uuid)
+                  AND consumed_at IS NULL AND expires_at > now()
+                RETURNING challenge, mode, expires_at, consumed_at
+                """)
+            guard let row = result.first else { return nil }
+            guard let mode = RegistrationMode(rawValue: try row.string(1)) else {
+                throw PostgresError(kind: .decoding, diagnostic: "unknown registration mode")
+            }
+            return PasskeyRegistrationChallenge(
+                id: id, accountID: accountID, challenge: Challenge(bytes: try row.bytes(0)), mode: mode,
+                expiresAt: try row.date(2), consumedAt: try row.optionalDate(3))
+        }
+    }
+
+    package func saveAuthenticationChallenge(_ c: PasskeyAuthenticationChallenge) async throws(RepositoryError) {
+        try await pool.run { connection throws(PostgresError) in
+            try connection.query(
+                """
+                INSERT INTO passkey_authentication_challenges (id, challenge, expires_at, consumed_at)
+                VALUES (\(c.id.uuid), \(bytes: c.challenge.bytes), \(c.expiresAt), \(c.consumedAt))
+                """)
+        }
+    }
+
+    package func consumeAuthenticationChallenge(id: ChallengeID) async throws(RepositoryError)
+        -> PasskeyAuthenticationChallenge?
+    {
+        try await pool.run { connection throws(PostgresError) in
+            let result = try connection.query(
+                """
+                UPDATE passkey_authentication_challenges SET consumed_at = now()
+                WHERE id = \(id.uuid) AND consumed_at IS NULL AND expires_at > now()
+                RETURNING challenge, expires_at, consumed_at
+                """)
+            guard let row = result.first else { return nil }
+            return PasskeyAuthenticationChallenge(
+                id: id, challenge: Challenge(bytes: try row.bytes(0)), expiresAt: try row.date(1),
+                consumedAt: try row.optionalDate(2))
+        }
+    }
+
+    package func consumeAuthenticationChallenge(id: ChallengeID, credentialID: CredentialID)
+        async throws(RepositoryError) -> AssertionContext
+    {
+        try await pool.run { connection throws(PostgresError) in
+            // One round trip: consume the challenge and read the credential with its account.
+            let result = try connection.query(
+                """
+                WITH c AS (
+                    UPDATE passkey_authentication_challenges SET consumed_at = now()
+                    WHERE id = \(id.uuid) AND consumed_at IS NULL AND expires_at > now()
+                    RETURNING challenge, expires_at, consumed_at
+                )
+                SELECT c.challenge, c.expires_at, c.consumed_at, a.id, a.display_name, a.created_at,
+                       \(unescaped: PasskeyCredentialRow.columns)
+                FROM (SELECT 1) AS one
+                LEFT JOIN c ON true
+                LEFT JOIN passkey_credentials pc ON pc.credential_id = \(bytes: credentialID.bytes)
+                LEFT JOIN accounts a ON a.id = pc.account_id
+                """)
+            guard let row = result.first else {
+                throw PostgresError(kind: .decoding, diagnostic: "consume returned no row")
+            }
+            let challenge =
+                row.isNull(0)
+                ? nil
+                : PasskeyAuthenticationChallenge(
+                    id: id, challenge: Challenge(bytes: try row.bytes(0)), expiresAt: try row.date(1),
+                    consumedAt: try row.optionalDate(2))
+            let account = row.isNull(3) ? nil : try AccountRow.decode(row, offset: 3)
+            let credential = row.isNull(6) ? nil : try PasskeyCredentialRow.decode(row, offset: 6)
+            return AssertionContext(challenge: challenge, credential: credential, account: account)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package import PasskeyApplication
+package import PasskeyDomain
+package import PasskeyLibpq
+
+/// Registered passkeys in PostgreSQL.
+package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository {
+    let pool: PostgresConnectionPool
+
+    package init(pool: PostgresConnectionPool) { self.pool = pool }
+
+    package func addCredential(_ credential: PasskeyCredential) async throws(RepositoryError) {
+        try await pool.run { connection throws(PostgresError) in
+            try PasskeyCredentialRow.insert(credential, on: connection)
+        }
+    }
+
+    package func credential(id: CredentialID) async throws(RepositoryError) -> PasskeyCredential? {
+        try await pool.run { connection throws(PostgresError) in
+            let result = try connection.query(
+                "SELECT \(unescaped: PasskeyCredentialRow.columns) FROM passkey_credentials pc WHERE pc.credential_id = \(bytes: id.bytes)"
+            )
+            return try result.first.map { row throws(PostgresError) in try PasskeyCredentialRow.decode(row) }
+        }
+    }
+
+    package func credentials(accountID: AccountID) async throws(RepositoryError) -> [PasskeyCredential] {
+        try await pool.run { connection throws(PostgresError) in
+            try Self.credentials(accountID: accountID, on: connection)
+        }
+    }
+
+    static func credentials(accountID: AccountID, on connection: PostgresConnection) throws(PostgresError)
+        -> [PasskeyCredential]
+    {
+        let result = try connection.query(
+            """
+            SELECT \(unescaped: PasskeyCredentialRow.columns) FROM passkey_credentials pc
+            WHERE pc.account_id = \(accountID.uuid) ORDER BY pc.created_at, pc.credential_id
+            """)
+        var credentials: [PasskeyCredential] = []
+        for row in result.rows { credentials.append(try PasskeyCredentialRow.decode(row)) }
+        return credentials
+    }
+
+    package func renameCredential(id: CredentialID, accountID: AccountID, to name: PasskeyName)
+        async throws(RepositoryError) -> PasskeyCredential?
+    {
+        try await pool.run { connection throws(PostgresError) in
+            let result = try connection.query(
+                """
+                UPDATE passkey_credentials pc SET name = \(name.value)
+                WHERE pc.credential_id = \(bytes: id.bytes) AND pc.account_id = \(accountID.uuid)
+                RETURNING \(unescaped: PasskeyCredentialRow.columns)
+                """)
+            return try result.first.map { row throws(PostgresError) in try PasskeyCredentialRow.decode(row) }
+        }
+    }
+
+    package func deleteCredential(id: CredentialID, accountID: AccountID) async throws(RepositoryError)
+        -> PasskeyDeletionOutcome
+    {
+        try await pool.runTransaction { connection throws(PostgresError) in
+            // Serialise with password removal and other deletions of this account's credentials.
+            try connection.query("SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE")
+            let state = try connection.query(
+                """
+                SELECT EXISTS (SELECT 1 FROM passkey_credentials
+                               WHERE credential_id = \(bytes: id.bytes) AND account_id = \(accountID.uuid)),
+                       (SELECT count(*) FROM passkey_credentials WHERE account_id = \(accountID.uuid)),
+                       EXISTS (SELECT 1 FROM password_credentials WHERE account_id = \(accountID.uuid))
+                """)
+            guard let row = state.first, try row.bool(0) else { return .notFound }
+            if try row.int(1) <= 1, !(try row.bool(2)) { return .lastCredential }
+            try connection.query(
+                "DELETE FROM passkey_credentials WHERE credential_id = \(bytes: id.bytes) AND account_id = \(accountID.uuid)"
+            )
+            return .deleted
+        }
+    }
+}

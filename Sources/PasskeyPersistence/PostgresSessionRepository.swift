@@ -1,0 +1,81 @@
+package import Foundation
+package import PasskeyApplication
+package import PasskeyDomain
+package import PasskeyLibpq
+
+/// Authentication sessions in PostgreSQL; tokens are only ever present as SHA-256 digests.
+package struct PostgresSessionRepository: SessionRepository {
+    let pool: PostgresConnectionPool
+
+    package init(pool: PostgresConnectionPool) { self.pool = pool }
+
+    package func createSession(_ session: AuthenticationSession) async throws(RepositoryError) {
+        try await pool.run { connection throws(PostgresError) in
+            try Self.insert(session, on: connection)
+        }
+    }
+
+    static func insert(_ s: AuthenticationSession, on connection: PostgresConnection) throws(PostgresError) {
+        try connection.query(
+            """
+            INSERT INTO authentication_sessions (id, account_id, token_digest, method, created_at, expires_at, revoked_at)
+            VALUES (\(s.id.uuid), \(s.accountID.uuid), \(bytes: s.tokenDigest), \(s.method.rawValue),
+                    \(s.createdAt), \(s.expiresAt), \(s.revokedAt))
+            """)
+    }
+
+    package func activeSession(tokenDigest: [UInt8], now: Date) async throws(RepositoryError) -> ActiveSession? {
+        try await pool.run { connection throws(PostgresError) in
+            let result = try connection.query(
+                """
+                SELECT a.id, a.display_name, a.created_at, s.id, s.method, s.created_at, s.expires_at
+                FROM authentication_sessions s JOIN accounts a ON a.id = s.account_id
+                WHERE s.token_digest = \(bytes: tokenDigest) AND s.revoked_at IS NULL AND s.expires_at > \(now)
+                """)
+            guard let row = result.first else { return nil }
+            guard let method = AuthenticationMethod(rawValue: try row.string(4)) else {
+                throw PostgresError(kind: .decoding, diagnostic: "unknown session method")
+            }
+            let account = try AccountRow.decode(row)
+            let session = AuthenticationSession(
+                id: SessionID(try row.uuid(3)), accountID: account.id, tokenDigest: tokenDigest, method: method,
+                createdAt: try row.date(5), expiresAt: try row.date(6))
+            return ActiveSession(session: session, account: account)
+        }
+    }
+
+    package func revokeSession(id: SessionID, at date: Date) async throws(RepositoryError) -> Bool {
+        try await pool.run { connection throws(PostgresError) in
+            let result = try connection.query(
+                "UPDATE authentication_sessions SET revoked_at = \(date) WHERE id = \(id.uuid) AND revoked_at IS NULL")
+            return result.affectedRows == 1
+        }
+    }
+
+    package func recordAssertion(
+        credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32, backupState: Bool,
+        usedAt: Date, session: AuthenticationSession
+    ) async throws(RepositoryError) -> AssertionRecording {
+        try await pool.run { connection throws(PostgresError) in
+            // One statement, so one atomic step: the counter moves only from the value that was
+            // verified against (two assertions with the same counter cannot both win), and the
+            // session exists only if it did. The stored counter keeps the maximum.
+            let s = session
+            let result = try connection.query(
+                """
+                WITH u AS (
+                    UPDATE passkey_credentials
+                    SET sign_count = GREATEST(sign_count, \(Int64(newSignCount))), backup_state = \(backupState),
+                        last_used_at = \(usedAt)
+                    WHERE credential_id = \(bytes: credentialID.bytes) AND sign_count = \(Int64(expectedSignCount))
+                    RETURNING account_id
+                )
+                INSERT INTO authentication_sessions (id, account_id, token_digest, method, created_at, expires_at)
+                SELECT \(s.id.uuid), u.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue), \(s.createdAt),
+                       \(s.expiresAt)
+                FROM u
+                """)
+            return result.affectedRows == 1 ? .recorded : .staleCounter
+        }
+    }
+}

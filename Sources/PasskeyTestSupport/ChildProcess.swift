@@ -1,0 +1,43 @@
+internal import Foundation
+internal import Glibc
+
+/// Runs a program with `posix_spawn` and waits for it with `waitpid`.
+/// (`Foundation.Process` hangs on `pg_ctl start`: the postmaster inherits its pipe.)
+package enum ChildProcess {
+    package struct Failure: Error, CustomStringConvertible {
+        package let command: [String]
+        package let status: Int32
+        package var description: String { "\(command.joined(separator: " ")) exited with status \(status)" }
+    }
+
+    /// Runs `arguments[0]` (a path) with the given arguments; stdout and stderr go to `logFile`
+    /// (or /dev/null). Throws unless it exits 0.
+    package static func run(_ arguments: [String], logFile: String = "/dev/null", environment: [String: String]? = nil)
+        throws
+    {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logFile, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = env.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        guard spawned == 0 else { throw Failure(command: arguments, status: -spawned) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let exited = (status & 0x7f) == 0
+        let code = (status >> 8) & 0xff
+        guard exited, code == 0 else { throw Failure(command: arguments, status: exited ? code : 128 + (status & 0x7f)) }
+    }
+
+    /// True when this process runs as root (PostgreSQL then has to run as `postgres`).
+    package static var isRoot: Bool { geteuid() == 0 }
+}

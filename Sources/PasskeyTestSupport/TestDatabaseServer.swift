@@ -1,0 +1,106 @@
+internal import Foundation
+package import PasskeyLibpq
+internal import PasskeyPersistence
+
+/// Hands out throwaway databases on the PostgreSQL server named by `PASSKEY_TEST_DATABASE_URL`
+/// (a key=value libpq string; `make test` starts a throwaway cluster and sets it). Each is
+/// created from one migrated template (`CREATE DATABASE … TEMPLATE`), so suites never share
+/// a schema and can run in parallel.
+package actor TestDatabaseServer {
+    package static let shared = TestDatabaseServer()
+
+    /// Every database this support creates or drops has this prefix; anything else is refused.
+    package static let prefix = "passkey_test_"
+
+    package struct MissingServer: Error, CustomStringConvertible {
+        package var description: String {
+            "PASSKEY_TEST_DATABASE_URL is not set: run the tests with `make test`, which starts a throwaway PostgreSQL"
+        }
+    }
+
+    package struct RefusedName: Error, CustomStringConvertible {
+        let name: String
+        package var description: String { "refusing to touch database \(name): not a \(TestDatabaseServer.prefix)* name" }
+    }
+
+    private var template: String?
+
+    /// The admin connection string (database `postgres` of the test cluster).
+    package static func adminConninfo() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["PASSKEY_TEST_DATABASE_URL"], !url.isEmpty else {
+            throw MissingServer()
+        }
+        return url
+    }
+
+    /// A fresh, migrated database.
+    package func createDatabase() async throws -> TestDatabase {
+        let admin = try Self.adminConninfo()
+        let template = try await migratedTemplate(admin: admin)
+        let name = Self.prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await Self.adminExecute(admin, "CREATE DATABASE \(try Self.checked(name)) TEMPLATE \(try Self.checked(template))")
+        return TestDatabase(name: name, conninfo: "\(admin) dbname=\(name)")
+    }
+
+    /// Drops a database made here (refusing any other name).
+    package func drop(_ database: TestDatabase) async throws {
+        let admin = try Self.adminConninfo()
+        try await Self.adminExecute(admin, "DROP DATABASE IF EXISTS \(try Self.checked(database.name)) WITH (FORCE)")
+    }
+
+    private func migratedTemplate(admin: String) async throws -> String {
+        if let template { return template }
+        let name = Self.prefix + "template_" + UUID().uuidString.prefix(8).lowercased()
+        try await Self.adminExecute(admin, "CREATE DATABASE \(try Self.checked(name))")
+        let pool = PostgresConnectionPool(configuration: .init(conninfo: "\(admin) dbname=\(name)", maximumConnections: 1))
+        let runner = MigrationRunner(migrations: try Migration.load(from: PackagePaths.migrations))
+        _ = try await runner.migrate(pool: pool)
+        pool.close()
+        template = name
+        return name
+    }
+
+    /// Database names are generated here, never taken from input; still, check the shape
+    /// before they reach SQL text (identifiers cannot be bound as parameters).
+    private static func checked(_ name: String) throws -> String {
+        guard name.hasPrefix(prefix), name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") })
+        else { throw RefusedName(name: name) }
+        return name
+    }
+
+    private static func adminExecute(_ admin: String, _ sql: String) async throws {
+        let pool = PostgresConnectionPool(configuration: .init(conninfo: admin, maximumConnections: 1))
+        defer { pool.close() }
+        try await pool.withConnection { connection throws(PostgresError) in try connection.execute(sql) }
+    }
+}
+
+/// One throwaway database.
+package struct TestDatabase: Sendable {
+    package let name: String
+    package let conninfo: String
+
+    /// A pool on this database.
+    package func makePool(maximumConnections: Int = 4) -> PostgresConnectionPool {
+        PostgresConnectionPool(configuration: .init(conninfo: conninfo, maximumConnections: maximumConnections))
+    }
+}
+
+/// Runs `body` with a fresh migrated database and a pool on it; drops both afterwards.
+@discardableResult
+package func withTestDatabase<T: Sendable>(
+    maximumConnections: Int = 4, _ body: (TestDatabase, PostgresConnectionPool) async throws -> T
+) async throws -> T {
+    let database = try await TestDatabaseServer.shared.createDatabase()
+    let pool = database.makePool(maximumConnections: maximumConnections)
+    do {
+        let value = try await body(database, pool)
+        pool.close()
+        try await TestDatabaseServer.shared.drop(database)
+        return value
+    } catch {
+        pool.close()
+        try? await TestDatabaseServer.shared.drop(database)
+        throw error
+    }
+}

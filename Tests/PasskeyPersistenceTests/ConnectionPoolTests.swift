@@ -1,0 +1,110 @@
+import Foundation
+import PasskeyApplication
+import PasskeyLibpq
+import PasskeyPersistence
+import PasskeyTestSupport
+import Testing
+
+@Suite struct ConnectionPoolTests {
+    @Test func aBusyPoolMakesCallersWaitThenTimesOut() async throws {
+        try await withTestDatabase(maximumConnections: 1) { database, _ in
+            let pool = PostgresConnectionPool(
+                configuration: .init(conninfo: database.conninfo, maximumConnections: 1, acquireTimeout: .milliseconds(200)))
+            defer { pool.close() }
+            async let slow: Void = pool.withConnection { c throws(PostgresError) in
+                try c.query("SELECT pg_sleep(1)")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            await #expect {
+                try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT 1") }
+            } throws: { error in
+                (error as? PostgresError)?.kind == .poolTimeout
+            }
+            try await slow
+            // Free again: the next caller gets the connection.
+            let one = try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT 1").first!.int(0) }
+            #expect(one == 1)
+        }
+    }
+
+    @Test func waitersAreServedWhenAConnectionIsReleased() async throws {
+        try await withTestDatabase(maximumConnections: 2) { _, pool in
+            let sum = try await withThrowingTaskGroup(of: Int.self) { group in
+                for i in 0..<20 {
+                    group.addTask {
+                        try await pool.withConnection { c throws(PostgresError) in
+                            try c.query("SELECT \(i) FROM pg_sleep(0.01)").first!.int(0)
+                        }
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(sum == (0..<20).reduce(0, +))
+        }
+    }
+
+    @Test func anUnreachableDatabaseIsReportedAsUnavailable() async throws {
+        let pool = PostgresConnectionPool(
+            configuration: .init(conninfo: "host=/nonexistent-socket-dir port=1 user=nobody dbname=none", maximumConnections: 1))
+        defer { pool.close() }
+        let repository = PostgresSessionRepository(pool: pool)
+        await #expect(throws: RepositoryError.unavailable) {
+            _ = try await repository.activeSession(tokenDigest: [UInt8](repeating: 0, count: 32), now: Date())
+        }
+    }
+
+    @Test func statementErrorsCarrySQLStateAndAGenericDescription() async throws {
+        try await withTestDatabase { _, pool in
+            await #expect {
+                try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT * FROM no_such_table") }
+            } throws: { error in
+                guard let error = error as? PostgresError else { return false }
+                return error.sqlState == "42P01" && !error.description.contains("no_such_table")
+                    && error.diagnostic.contains("no_such_table")
+            }
+        }
+    }
+
+    /// The pool survives a PostgreSQL restart: after it, requests work again without a new pool.
+    @Test func thePoolRecoversAfterPostgreSQLRestarts() async throws {
+        let cluster = try ThrowawayCluster()
+        defer { cluster.destroy() }
+        let pool = PostgresConnectionPool(configuration: .init(conninfo: cluster.conninfo, maximumConnections: 3))
+        defer { pool.close() }
+        let sessions = PostgresSessionRepository(pool: pool)
+        // Open three connections.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    _ = try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT pg_sleep(0.05)") }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try cluster.stop()
+        await #expect(throws: RepositoryError.unavailable) {
+            _ = try await sessions.revokeSession(id: .init(), at: Date())
+        }
+        try cluster.start()
+        // At most one request may meet a dead connection (it is then discarded with all older idle ones).
+        var failures = 0
+        var value: Int?
+        for _ in 0..<3 where value == nil {
+            do {
+                value = try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT 42").first!.int(0) }
+            } catch {
+                failures += 1
+            }
+        }
+        #expect(value == 42)
+        #expect(failures <= 1)
+        // And the pool keeps working for concurrent callers.
+        let sum = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<6 {
+                group.addTask { try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT \(i)").first!.int(0) } }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(sum == 15)
+    }
+}

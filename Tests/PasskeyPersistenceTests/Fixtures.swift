@@ -1,0 +1,35 @@
+import Foundation
+import PasskeyApplication
+import PasskeyDomain
+import PasskeyLibpq
+import PasskeyPersistence
+import PasskeyTestSupport
+
+/// The repositories over one pool, for one test database.
+struct Repositories {
+    let pool: PostgresConnectionPool
+    var accounts: PostgresAccountRepository { PostgresAccountRepository(pool: pool) }
+    var passkeys: PostgresPasskeyCredentialRepository { PostgresPasskeyCredentialRepository(pool: pool) }
+    var challenges: PostgresChallengeRepository { PostgresChallengeRepository(pool: pool) }
+    var registrations: PostgresAccountRegistrationRepository { PostgresAccountRegistrationRepository(pool: pool) }
+    var sessions: PostgresSessionRepository { PostgresSessionRepository(pool: pool) }
+
+    /// A password account with a fresh email; returns the account.
+    func passwordAccount(email: String? = nil) async throws -> Account {
+        let account = DomainFixtures.account()
+        let address = email ?? "user-\(UUID().uuidString.prefix(8))@example.com"
+        try await accounts.createPasswordAccount(
+            account, email: DomainFixtures.email(address, accountID: account.id),
+            password: PasswordCredential(
+                accountID: account.id, passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
+                createdAt: account.createdAt, updatedAt: account.createdAt))
+        return account
+    }
+
+    /// Counts rows with a fixed, known query (tests only).
+    func count(_ query: PostgresQuery) async throws -> Int {
+        try await pool.withConnection { connection throws(PostgresError) in
+            try connection.query(query).first?.int(0) ?? -1
+        }
+    }
+}

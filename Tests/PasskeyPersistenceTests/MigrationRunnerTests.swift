@@ -1,0 +1,91 @@
+import Foundation
+import PasskeyLibpq
+import PasskeyPersistence
+import PasskeyTestSupport
+import Testing
+
+@Suite struct MigrationRunnerTests {
+    let migrations = try! Migration.load(from: PackagePaths.migrations)
+
+    @Test func migrationsCreateTheEightTablesAndAreIdempotent() async throws {
+        try await withTestDatabase { _, pool in
+            // The template is already migrated: running again applies nothing.
+            let runner = MigrationRunner(migrations: migrations)
+            #expect(try await runner.migrate(pool: pool).isEmpty)
+            #expect(await runner.isCurrent(pool: pool))
+            let tables = try await pool.withConnection { c throws(PostgresError) in
+                try c.query(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1"
+                ).rows.map { row throws(PostgresError) in try row.string(0) }
+            }
+            #expect(
+                tables == [
+                    "account_emails", "accounts", "authentication_sessions", "passkey_account_registrations",
+                    "passkey_authentication_challenges", "passkey_credentials", "passkey_registration_challenges",
+                    "password_credentials", "schema_migrations",
+                ])
+        }
+    }
+
+    @Test func migrateOnAnEmptyDatabaseAppliesEveryFileInOrder() async throws {
+        try await withTestDatabase { _, pool in
+            try await pool.withConnection { c throws(PostgresError) in
+                try c.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+            }
+            let runner = MigrationRunner(migrations: migrations)
+            #expect(await !runner.isCurrent(pool: pool))
+            #expect(try await runner.migrate(pool: pool) == migrations.map(\.name))
+            #expect(await runner.isCurrent(pool: pool))
+        }
+    }
+
+    @Test func anEditedAppliedMigrationIsRefused() async throws {
+        try await withTestDatabase { _, pool in
+            var edited = migrations
+            let first = edited[0]
+            edited[0] = Migration(version: first.version, name: first.name, sql: first.sql + "\n-- edited\n")
+            let runner = MigrationRunner(migrations: edited)
+            await #expect {
+                _ = try await runner.migrate(pool: pool)
+            } throws: { error in
+                guard case MigrationError.checksumMismatch(let version, _) = error else { return false }
+                return version == first.version
+            }
+            #expect(await !runner.isCurrent(pool: pool))
+        }
+    }
+
+    @Test func aFailingMigrationLeavesNoTrace() async throws {
+        try await withTestDatabase { _, pool in
+            let broken = Migration(
+                version: 9_999, name: "9999_broken.sql",
+                sql: "CREATE TABLE half_done (id int); SELECT no_such_function();")
+            let runner = MigrationRunner(migrations: migrations + [broken])
+            await #expect(throws: MigrationError.self) { _ = try await runner.migrate(pool: pool) }
+            let exists = try await pool.withConnection { c throws(PostgresError) in
+                try c.query("SELECT to_regclass('half_done') IS NOT NULL").first!.bool(0)
+            }
+            #expect(!exists)
+        }
+    }
+
+    @Test func concurrentMigrateRunsOnAnEmptyDatabaseApplyEachFileOnce() async throws {
+        try await withTestDatabase { database, pool in
+            try await pool.withConnection { c throws(PostgresError) in
+                try c.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+            }
+            let results = try await withThrowingTaskGroup(of: [String].self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let own = database.makePool(maximumConnections: 1)
+                        defer { own.close() }
+                        return try await MigrationRunner(migrations: migrations).migrate(pool: own)
+                    }
+                }
+                return try await group.reduce(into: [[String]]()) { $0.append($1) }
+            }
+            #expect(results.flatMap { $0 } == migrations.map(\.name))
+            #expect(await MigrationRunner(migrations: migrations).isCurrent(pool: pool))
+        }
+    }
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `make test`: installs what is missing, starts a throwaway PostgreSQL, runs every test and
+# the offline checks, always stops the cluster, exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/deps.sh --with-test-tools
+export PATH="$HOME/.local/bin:$PATH"
+
+tmp=$(mktemp -d /tmp/pkt.XXXXXX)
+cleanup() { scripts/pg.sh stop "$tmp" || true; rm -rf "$tmp"; }
+trap cleanup EXIT
+port=$((20000 + RANDOM % 20000))
+conninfo=$(PG_NOSYNC=1 PG_EXTRA_OPTIONS="-c fsync=off -c max_connections=300" scripts/pg.sh start "$tmp" "$port")
+export PASSKEY_TEST_DATABASE_URL="$conninfo"
+echo "test: throwaway PostgreSQL at $conninfo"
+
+status=0
+
+echo "== offline checks"
+check-jsonschema --builtin-schema vendor.compose-spec docker-compose.yml || status=1
+
+echo "== swift build (a warning fails the run)"
+swift build --build-tests 2>&1 | tee "$tmp/build.log" >/dev/null || status=1
+if grep -E "(error|warning):" "$tmp/build.log"; then status=1; fi
+
+echo "== swift test"
+swift test 2>&1 | tee "$tmp/test.log" || status=1
+# A filter or a broken target can make swift test pass with nothing run: insist on tests.
+grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "$tmp/test.log" || { echo "test: no Swift Testing run found" >&2; status=1; }
+
+if [ "$status" -eq 0 ]; then echo "test: all checks passed"; else echo "test: FAILED" >&2; fi
+exit "$status"

@@ -31,6 +31,11 @@ let package = Package(
             dependencies: ["PasskeyApplication", "PasskeyDomain", "PasskeyOpenSSL"],
             swiftSettings: strict),
         .target(name: "PasskeyLibpq", dependencies: ["CLibpq"], swiftSettings: strict),
+        .target(name: "PasskeyHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        .target(
+            name: "PasskeyPasswordHashing",
+            dependencies: ["PasskeyApplication", "PasskeyOpenSSL", "CSodium", "CCrypt"],
+            swiftSettings: strict),
         .target(
             name: "PasskeyPersistence",
             dependencies: ["PasskeyApplication", "PasskeyDomain", "PasskeyLibpq"],
@@ -39,7 +44,7 @@ let package = Package(
             name: "PasskeyServer",
             dependencies: [
                 "PasskeyDomain", "PasskeyApplication", "PasskeyWebAuthn", "PasskeyPersistence",
-                "PasskeyOpenSSL",
+                "PasskeyOpenSSL", "PasskeyHTTP", "PasskeyPasswordHashing", "PasskeyLibpq",
             ],
             swiftSettings: strict),
         .executableTarget(name: "passkey-server", dependencies: ["PasskeyServer"], swiftSettings: strict),
@@ -67,5 +72,19 @@ let package = Package(
         .testTarget(
             name: "PasskeyServerTests", dependencies: ["PasskeyServer", "PasskeyTestSupport"],
             swiftSettings: strict),
+        .testTarget(name: "PasskeyHTTPTests", dependencies: ["PasskeyHTTP"], swiftSettings: strict),
+        .testTarget(
+            name: "PasskeyPasswordHashingTests", dependencies: ["PasskeyPasswordHashing", "PasskeyTestSupport"],
+            swiftSettings: strict),
     ]
 )
+
+// Fuzzing (docs/webauthn.md): only with FUZZ=1, in its own scratch path, because an
+// executable without `main` breaks a plain `swift build`.
+if Context.environment["FUZZ"] == "1" {
+    package.targets.append(
+        .executableTarget(
+            name: "PasskeyWebAuthnFuzz", dependencies: ["PasskeyWebAuthn"], path: "Fuzz/Sources/PasskeyWebAuthnFuzz",
+            swiftSettings: strict + [.unsafeFlags(["-sanitize=fuzzer,address"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
+}

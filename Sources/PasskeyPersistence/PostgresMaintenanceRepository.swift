@@ -1,14 +1,17 @@
 package import PasskeyApplication
 package import PasskeyLibpq
 
-/// Sweeping expired rows, and the readiness check.
+/// Sweeping expired rows (ceremonies, sessions, old rate-limit rows), and the readiness check.
 package struct PostgresMaintenanceRepository: MaintenanceRepository {
     let pool: PostgresConnectionPool
     let migrations: MigrationRunner
+    /// Password failures older than this no longer count (`RATE_LIMIT_WINDOW_SECONDS`).
+    let passwordFailureWindow: Int
 
-    package init(pool: PostgresConnectionPool, migrations: MigrationRunner) {
+    package init(pool: PostgresConnectionPool, migrations: MigrationRunner, passwordFailureWindow: Int = 900) {
         self.pool = pool
         self.migrations = migrations
+        self.passwordFailureWindow = max(1, passwordFailureWindow)
     }
 
     package func sweepExpired(batchSize: Int) async throws(RepositoryError) -> Int {
@@ -16,10 +19,11 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
         var total = 0
         // Each batch is its own short statement (and connection use), so the sweeper never
         // holds locks for long nor starves requests of connections.
+        let window = passwordFailureWindow
         for statement in Self.statements {
             while true {
                 let deleted = try await pool.run { connection throws(PostgresError) in
-                    try connection.query(statement(batch)).affectedRows
+                    try connection.query(statement(batch, window)).affectedRows
                 }
                 total += deleted
                 if deleted < batch { break }
@@ -28,29 +32,42 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
         return total
     }
 
-    private static let statements: [@Sendable (Int) -> PostgresQuery] = [
-        { n in
+    private static let statements: [@Sendable (_ batch: Int, _ window: Int) -> PostgresQuery] = [
+        { n, _ in
             """
             DELETE FROM passkey_registration_challenges WHERE id IN (
                 SELECT id FROM passkey_registration_challenges WHERE expires_at <= now() LIMIT \(n))
             """
         },
-        { n in
+        { n, _ in
             """
             DELETE FROM passkey_authentication_challenges WHERE id IN (
                 SELECT id FROM passkey_authentication_challenges WHERE expires_at <= now() LIMIT \(n))
             """
         },
-        { n in
+        { n, _ in
             """
             DELETE FROM passkey_account_registrations WHERE id IN (
                 SELECT id FROM passkey_account_registrations WHERE expires_at <= now() LIMIT \(n))
             """
         },
-        { n in
+        { n, _ in
             """
             DELETE FROM authentication_sessions WHERE id IN (
                 SELECT id FROM authentication_sessions WHERE expires_at <= now() LIMIT \(n))
+            """
+        },
+        { n, _ in
+            """
+            DELETE FROM rate_limit_windows WHERE (key, window_start) IN (
+                SELECT key, window_start FROM rate_limit_windows
+                WHERE window_start < now() - interval '2 minutes' LIMIT \(n))
+            """
+        },
+        { n, window in
+            """
+            DELETE FROM password_failures WHERE id IN (
+                SELECT id FROM password_failures WHERE failed_at < now() - make_interval(secs => \(window)) LIMIT \(n))
             """
         },
     ]

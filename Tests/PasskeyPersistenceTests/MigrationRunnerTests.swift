@@ -7,7 +7,7 @@ import Testing
 @Suite struct MigrationRunnerTests {
     let migrations = try! Migration.load(from: PackagePaths.migrations)
 
-    @Test func migrationsCreateTheEightTablesAndAreIdempotent() async throws {
+    @Test func migrationsCreateTheContractTablesAndAreIdempotent() async throws {
         try await withTestDatabase { _, pool in
             // The template is already migrated: running again applies nothing.
             let runner = MigrationRunner(migrations: migrations)
@@ -22,7 +22,7 @@ import Testing
                 tables == [
                     "account_emails", "accounts", "authentication_sessions", "passkey_account_registrations",
                     "passkey_authentication_challenges", "passkey_credentials", "passkey_registration_challenges",
-                    "password_credentials", "schema_migrations",
+                    "password_credentials", "password_failures", "rate_limit_windows", "schema_migrations",
                 ])
         }
     }

@@ -1,0 +1,51 @@
+package import Foundation
+package import PasskeyDomain
+
+/// Whether user verification is demanded (`USER_VERIFICATION`).
+package enum UserVerificationPolicy: String, Hashable, Sendable {
+    case required
+    /// UV = 0 is accepted and recorded.
+    case preferred
+}
+
+/// The relying party's rules, from configuration; use cases read them, nothing else.
+package struct PasskeyPolicy: Sendable {
+    package var relyingPartyID: String
+    package var relyingPartyName: String
+    package var challengeLifetime: TimeInterval
+    package var sessionLifetime: TimeInterval
+    /// How recent a password sign-in must be to start a conditional (automatic) upgrade.
+    package var conditionalUpgradeWindow: TimeInterval
+    package var userVerification: UserVerificationPolicy
+    /// Offered and accepted COSE algorithms, in order of preference.
+    package var algorithms: [COSEAlgorithm]
+    /// Option issuance (the three start endpoints together) per client address and minute; 0 = off.
+    package var startsPerMinute: Int
+    package var passwordFailuresPerEmail: Int
+    package var passwordFailuresPerAddress: Int
+    package var passwordFailureWindow: TimeInterval
+
+    package init(
+        relyingPartyID: String = "localhost", relyingPartyName: String = "Passkey Server",
+        challengeLifetime: TimeInterval = 300, sessionLifetime: TimeInterval = 2_592_000,
+        conditionalUpgradeWindow: TimeInterval = 300, userVerification: UserVerificationPolicy = .required,
+        algorithms: [COSEAlgorithm] = [.es256, .edDSA, .rs256], startsPerMinute: Int = 300,
+        passwordFailuresPerEmail: Int = 10, passwordFailuresPerAddress: Int = 50,
+        passwordFailureWindow: TimeInterval = 900
+    ) {
+        self.relyingPartyID = relyingPartyID
+        self.relyingPartyName = relyingPartyName
+        self.challengeLifetime = challengeLifetime
+        self.sessionLifetime = sessionLifetime
+        self.conditionalUpgradeWindow = conditionalUpgradeWindow
+        self.userVerification = userVerification
+        self.algorithms = algorithms
+        self.startsPerMinute = startsPerMinute
+        self.passwordFailuresPerEmail = passwordFailuresPerEmail
+        self.passwordFailuresPerAddress = passwordFailuresPerAddress
+        self.passwordFailureWindow = passwordFailureWindow
+    }
+
+    /// UV demanded for a ceremony that is not conditional.
+    package var requiresUserVerification: Bool { userVerification == .required }
+}

@@ -1,0 +1,76 @@
+internal import Foundation
+package import PasskeyDomain
+
+/// Why a passkey sign-up could not start.
+package enum PasskeyAccountRegistrationStartError: Error, Hashable, Sendable {
+    case invalidRequest(field: String)
+    case rateLimited(retryAfter: Int)
+    case unavailable
+    case internalFailure
+}
+
+/// Options for creating an account with a passkey; the account does not exist yet.
+package struct PasskeyAccountRegistrationStart: Sendable {
+    package let registration: PasskeyAccountRegistration
+    package let options: CredentialCreationOptions
+}
+
+/// Starts a passkey-only sign-up: by a form (email and name now) or by the iOS 26 system sheet
+/// (which returns them only at the end).
+package struct PasskeyAccountRegistrationStartUseCase: Sendable {
+    let registrations: any AccountRegistrationRepository
+    let limiter: StartRateLimiter
+    let random: any RandomGenerator
+    let policy: PasskeyPolicy
+    let clock: any Clock
+
+    package init(
+        registrations: any AccountRegistrationRepository, limiter: StartRateLimiter, random: any RandomGenerator,
+        policy: PasskeyPolicy, clock: any Clock
+    ) {
+        self.registrations = registrations
+        self.limiter = limiter
+        self.random = random
+        self.policy = policy
+        self.clock = clock
+    }
+
+    package func execute(email rawEmail: String?, displayName rawName: String?, clientAddress: String)
+        async throws(PasskeyAccountRegistrationStartError) -> PasskeyAccountRegistrationStart
+    {
+        var email: EmailAddress?
+        var displayName: DisplayName?
+        if let rawEmail {
+            guard let parsed = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
+            email = parsed
+        }
+        if let rawName {
+            guard let parsed = DisplayName(rawName) else { throw .invalidRequest(field: "displayName") }
+            displayName = parsed
+        }
+        let now = clock.now
+        let registration = PasskeyAccountRegistration(
+            prospectiveAccountID: AccountID(), email: email, displayName: displayName,
+            challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
+            expiresAt: now.addingTimeInterval(policy.challengeLifetime))
+        do {
+            if case .limited(let retryAfter) = try await limiter.check(clientAddress: clientAddress) {
+                throw PasskeyAccountRegistrationStartError.rateLimited(retryAfter: retryAfter)
+            }
+            try await registrations.saveAccountRegistration(registration)
+        } catch let error as PasskeyAccountRegistrationStartError {
+            throw error
+        } catch let error as RepositoryError {
+            throw error == .unavailable ? .unavailable : .internalFailure
+        } catch {
+            throw .internalFailure
+        }
+        let options = CredentialCreationOptions(
+            relyingPartyID: policy.relyingPartyID, relyingPartyName: policy.relyingPartyName,
+            userHandle: registration.prospectiveAccountID.userHandle, userName: email?.value ?? "",
+            userDisplayName: displayName?.value ?? "", challenge: registration.challenge, algorithms: policy.algorithms,
+            timeoutMilliseconds: Int(policy.challengeLifetime * 1000), excludeCredentials: [],
+            userVerification: policy.userVerification)
+        return PasskeyAccountRegistrationStart(registration: registration, options: options)
+    }
+}

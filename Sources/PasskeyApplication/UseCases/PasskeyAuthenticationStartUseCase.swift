@@ -1,0 +1,61 @@
+package import Foundation
+package import PasskeyDomain
+
+/// Why a passkey sign-in could not start.
+package enum PasskeyAuthenticationStartError: Error, Hashable, Sendable {
+    case rateLimited(retryAfter: Int)
+    case unavailable
+    case internalFailure
+}
+
+/// Options for the one shared sign-in flow.
+package struct PasskeyAuthenticationStart: Sendable {
+    package let challengeID: ChallengeID
+    package let expiresAt: Date
+    package let options: CredentialRequestOptions
+}
+
+/// Issues a sign-in challenge (discoverable credentials: no username first, allowCredentials empty).
+package struct PasskeyAuthenticationStartUseCase: Sendable {
+    let challenges: any ChallengeRepository
+    let limiter: StartRateLimiter
+    let random: any RandomGenerator
+    let policy: PasskeyPolicy
+    let clock: any Clock
+
+    package init(
+        challenges: any ChallengeRepository, limiter: StartRateLimiter, random: any RandomGenerator,
+        policy: PasskeyPolicy, clock: any Clock
+    ) {
+        self.challenges = challenges
+        self.limiter = limiter
+        self.random = random
+        self.policy = policy
+        self.clock = clock
+    }
+
+    package func execute(clientAddress: String) async throws(PasskeyAuthenticationStartError)
+        -> PasskeyAuthenticationStart
+    {
+        let challenge = PasskeyAuthenticationChallenge(
+            challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
+            expiresAt: clock.now.addingTimeInterval(policy.challengeLifetime))
+        do {
+            if case .limited(let retryAfter) = try await limiter.check(clientAddress: clientAddress) {
+                throw PasskeyAuthenticationStartError.rateLimited(retryAfter: retryAfter)
+            }
+            try await challenges.saveAuthenticationChallenge(challenge)
+        } catch let error as PasskeyAuthenticationStartError {
+            throw error
+        } catch let error as RepositoryError {
+            throw error == .unavailable ? .unavailable : .internalFailure
+        } catch {
+            throw .internalFailure
+        }
+        return PasskeyAuthenticationStart(
+            challengeID: challenge.id, expiresAt: challenge.expiresAt,
+            options: CredentialRequestOptions(
+                relyingPartyID: policy.relyingPartyID, challenge: challenge.challenge,
+                timeoutMilliseconds: Int(policy.challengeLifetime * 1000), userVerification: policy.userVerification))
+    }
+}

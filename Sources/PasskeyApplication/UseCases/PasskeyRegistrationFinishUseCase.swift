@@ -1,0 +1,86 @@
+package import PasskeyDomain
+
+/// Why adding a passkey failed.
+package enum PasskeyRegistrationFinishError: Error, Hashable, Sendable {
+    case invalidRequest(field: String)
+    /// Unknown, expired, used, or another account's challenge.
+    case challengeUnavailable
+    case verificationFailed(CredentialVerificationFailure)
+    case credentialExists
+    case unavailable
+    case internalFailure
+}
+
+/// A passkey just added.
+package struct PasskeyRegistrationFinish: Sendable {
+    package let credential: PasskeyCredential
+    package let mode: RegistrationMode
+}
+
+/// Verifies the authenticator's response and stores the passkey (WebAuthn L3 §7.1). The
+/// challenge is consumed before verification, whatever the outcome; a failure never touches
+/// the password session (slide 40).
+package struct PasskeyRegistrationFinishUseCase: Sendable {
+    let challenges: any ChallengeRepository
+    let passkeys: any PasskeyCredentialRepository
+    let verifier: any CredentialVerifier
+    let names: any AuthenticatorNames
+    let policy: PasskeyPolicy
+    let clock: any Clock
+
+    package init(
+        challenges: any ChallengeRepository, passkeys: any PasskeyCredentialRepository,
+        verifier: any CredentialVerifier, names: any AuthenticatorNames, policy: PasskeyPolicy, clock: any Clock
+    ) {
+        self.challenges = challenges
+        self.passkeys = passkeys
+        self.verifier = verifier
+        self.names = names
+        self.policy = policy
+        self.clock = clock
+    }
+
+    package func execute(
+        session: ActiveSession, challengeID: ChallengeID, response: RegistrationResponse, name: PasskeyName?,
+        residentKey: Bool?
+    ) async throws(PasskeyRegistrationFinishError) -> PasskeyRegistrationFinish {
+        let consumed: PasskeyRegistrationChallenge?
+        do {
+            consumed = try await challenges.consumeRegistrationChallenge(id: challengeID, accountID: session.account.id)
+        } catch {
+            throw error == .unavailable ? .unavailable : .internalFailure
+        }
+        guard let challenge = consumed else { throw .challengeUnavailable }
+        let now = clock.now
+        let conditional = challenge.mode == .conditional
+        let verified: VerifiedRegistration
+        do {
+            verified = try verifier.verifyRegistration(
+                response,
+                expectation: RegistrationExpectation(
+                    challenge: challenge.challenge, requireUserPresence: !conditional,
+                    requireUserVerification: !conditional && policy.requiresUserVerification, verificationTime: now))
+        } catch {
+            throw .verificationFailed(error)
+        }
+        let credential = PasskeyCredential(
+            id: verified.credentialID, accountID: session.account.id, publicKey: verified.publicKey,
+            algorithm: verified.algorithm.rawValue, signCount: verified.signCount, aaguid: verified.aaguid,
+            transports: response.transports, backupEligible: verified.backupEligible,
+            backupState: verified.backupState, attestationFormat: verified.attestationFormat,
+            attestationType: verified.attestationType, residentKey: residentKey,
+            userVerified: verified.userVerified,
+            name: name ?? PasskeyName(trusted: names.name(for: verified.aaguid) ?? "Passkey"), createdAt: now,
+            lastUsedAt: nil)
+        do {
+            try await passkeys.addCredential(credential)
+        } catch {
+            switch error {
+            case .conflict(let constraint) where constraint == ConstraintName.credentialID: throw .credentialExists
+            case .unavailable: throw .unavailable
+            case .conflict, .failure: throw .internalFailure
+            }
+        }
+        return PasskeyRegistrationFinish(credential: credential, mode: challenge.mode)
+    }
+}

@@ -1,0 +1,83 @@
+package import Foundation
+package import PasskeyDomain
+
+/// Why adding a passkey could not start.
+package enum PasskeyRegistrationStartError: Error, Hashable, Sendable {
+    /// Conditional mode needs a password sign-in less than the upgrade window ago.
+    case conditionalNotAllowed
+    case rateLimited(retryAfter: Int)
+    case unavailable
+    case internalFailure
+}
+
+/// Options for adding a passkey to the signed-in account.
+package struct PasskeyRegistrationStart: Sendable {
+    package let challengeID: ChallengeID
+    package let expiresAt: Date
+    package let mode: RegistrationMode
+    package let options: CredentialCreationOptions
+}
+
+/// Starts adding a passkey to the signed-in account: by a button (modal) or silently right after
+/// a password sign-in (conditional: Automatic Passkey Upgrade).
+package struct PasskeyRegistrationStartUseCase: Sendable {
+    let accounts: any AccountRepository
+    let challenges: any ChallengeRepository
+    let limiter: StartRateLimiter
+    let random: any RandomGenerator
+    let policy: PasskeyPolicy
+    let clock: any Clock
+
+    package init(
+        accounts: any AccountRepository, challenges: any ChallengeRepository, limiter: StartRateLimiter,
+        random: any RandomGenerator, policy: PasskeyPolicy, clock: any Clock
+    ) {
+        self.accounts = accounts
+        self.challenges = challenges
+        self.limiter = limiter
+        self.random = random
+        self.policy = policy
+        self.clock = clock
+    }
+
+    package func execute(session: ActiveSession, mode: RegistrationMode, clientAddress: String)
+        async throws(PasskeyRegistrationStartError) -> PasskeyRegistrationStart
+    {
+        let now = clock.now
+        if mode == .conditional {
+            // Checked at start; the challenge lifetime bounds the finish.
+            let age = now.timeIntervalSince(session.session.createdAt)
+            guard session.session.method == .password, age < policy.conditionalUpgradeWindow else {
+                throw .conditionalNotAllowed
+            }
+        }
+        do {
+            if case .limited(let retryAfter) = try await limiter.check(clientAddress: clientAddress) {
+                throw PasskeyRegistrationStartError.rateLimited(retryAfter: retryAfter)
+            }
+            guard let summary = try await accounts.accountSummary(id: session.account.id) else {
+                throw PasskeyRegistrationStartError.internalFailure
+            }
+            let challenge = PasskeyRegistrationChallenge(
+                accountID: summary.account.id, challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
+                mode: mode, expiresAt: now.addingTimeInterval(policy.challengeLifetime))
+            try await challenges.saveRegistrationChallenge(challenge)
+            let options = CredentialCreationOptions(
+                relyingPartyID: policy.relyingPartyID, relyingPartyName: policy.relyingPartyName,
+                userHandle: summary.account.id.userHandle, userName: summary.email.value,
+                userDisplayName: summary.account.displayName.value, challenge: challenge.challenge,
+                algorithms: policy.algorithms, timeoutMilliseconds: Int(policy.challengeLifetime * 1000),
+                excludeCredentials: summary.passkeys.map { CredentialDescriptor(id: $0.id, transports: $0.transports) },
+                // Conditional create cannot ask the user for anything; UV is not demanded there.
+                userVerification: mode == .conditional ? .preferred : policy.userVerification)
+            return PasskeyRegistrationStart(
+                challengeID: challenge.id, expiresAt: challenge.expiresAt, mode: mode, options: options)
+        } catch let error as PasskeyRegistrationStartError {
+            throw error
+        } catch let error as RepositoryError {
+            throw error == .unavailable ? .unavailable : .internalFailure
+        } catch {
+            throw .internalFailure
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package import PasskeyDomain
+
+/// Why a password account could not be created.
+package enum PasswordAccountRegistrationError: Error, Hashable, Sendable {
+    /// A field is malformed; names the field (never its value).
+    case invalidRequest(field: String)
+    /// Fewer than 8 characters (or over 1024 bytes).
+    case weakPassword
+    case emailTaken
+    case unavailable
+    case internalFailure
+}
+
+/// Sign-up with email, display name and password (the "existing users" of the migration).
+package struct PasswordAccountRegistrationUseCase: Sendable {
+    let accounts: any AccountRepository
+    let hasher: any PasswordHasher
+    let clock: any Clock
+
+    package init(accounts: any AccountRepository, hasher: any PasswordHasher, clock: any Clock) {
+        self.accounts = accounts
+        self.hasher = hasher
+        self.clock = clock
+    }
+
+    package func execute(email rawEmail: String, displayName rawName: String, password: String)
+        async throws(PasswordAccountRegistrationError) -> Account
+    {
+        guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
+        guard let displayName = DisplayName(rawName) else { throw .invalidRequest(field: "displayName") }
+        guard PasswordRules.isAcceptable(password) else { throw .weakPassword }
+        let hash: String
+        do {
+            hash = try await hasher.hash(password)
+        } catch {
+            throw .internalFailure
+        }
+        let now = clock.now
+        let account = Account(id: AccountID(), displayName: displayName, createdAt: now)
+        do {
+            try await accounts.createPasswordAccount(
+                account, email: AccountEmail(accountID: account.id, email: email),
+                password: PasswordCredential(accountID: account.id, passwordHash: hash, createdAt: now, updatedAt: now))
+        } catch {
+            switch error {
+            case .conflict(let constraint) where constraint == ConstraintName.normalizedEmail: throw .emailTaken
+            case .unavailable: throw .unavailable
+            case .conflict, .failure: throw .internalFailure
+            }
+        }
+        return account
+    }
+}
+
+/// NIST SP 800-63B: at least 8 characters, no composition rules; at most 1024 bytes.
+package enum PasswordRules {
+    package static let minimumCharacters = 8
+    package static let maximumBytes = 1024
+
+    package static func isAcceptable(_ password: String) -> Bool {
+        password.count >= minimumCharacters && password.utf8.count <= maximumBytes
+    }
+}

@@ -1,0 +1,78 @@
+internal import Foundation
+internal import PasskeyDomain
+
+/// One line of an import file, as read.
+package struct PasswordImportRecord: Sendable {
+    package let email: String
+    package let displayName: String
+    package let passwordHash: String
+
+    package init(email: String, displayName: String, passwordHash: String) {
+        self.email = email
+        self.displayName = displayName
+        self.passwordHash = passwordHash
+    }
+}
+
+/// Why an import was refused; nothing was written.
+package enum PasswordImportError: Error, Hashable, Sendable {
+    /// Line `line` (1-based) is invalid; names the field.
+    case invalidRecord(line: Int, field: String)
+    /// Two lines, or a line and an existing account, have the same email.
+    case duplicateEmail(line: Int?)
+    case unavailable
+    case internalFailure
+}
+
+/// `passkey-server import-passwords`: brings existing password users in, all or nothing.
+/// Legacy hashes are kept as they are and upgraded to Argon2id at each user's next sign-in.
+package struct PasswordImportUseCase: Sendable {
+    let accounts: any AccountRepository
+    let clock: any Clock
+
+    /// Hash formats accepted on import (verified later by the password hasher).
+    static let acceptedPrefixes = ["$argon2id$", "$argon2i$", "$2a$", "$2b$", "$2y$", "$pbkdf2-sha256$"]
+
+    package init(accounts: any AccountRepository, clock: any Clock) {
+        self.accounts = accounts
+        self.clock = clock
+    }
+
+    package func execute(_ records: [PasswordImportRecord], progress: @escaping @Sendable (Int) -> Void)
+        async throws(PasswordImportError) -> Int
+    {
+        let now = clock.now
+        var seen: [String: Int] = [:]
+        var items: [ImportedPasswordAccount] = []
+        items.reserveCapacity(records.count)
+        for (index, record) in records.enumerated() {
+            let line = index + 1
+            guard let email = EmailAddress(record.email) else { throw .invalidRecord(line: line, field: "email") }
+            guard let name = DisplayName(record.displayName) else {
+                throw .invalidRecord(line: line, field: "displayName")
+            }
+            guard Self.acceptedPrefixes.contains(where: record.passwordHash.hasPrefix),
+                record.passwordHash.utf8.count <= 512
+            else { throw .invalidRecord(line: line, field: "passwordHash") }
+            if seen[email.normalized] != nil { throw .duplicateEmail(line: line) }
+            seen[email.normalized] = line
+            let account = Account(id: AccountID(), displayName: name, createdAt: now)
+            items.append(
+                ImportedPasswordAccount(
+                    account: account, email: AccountEmail(accountID: account.id, email: email),
+                    password: PasswordCredential(
+                        accountID: account.id, passwordHash: record.passwordHash, createdAt: now, updatedAt: now)))
+        }
+        do {
+            try await accounts.importPasswordAccounts(items, progress: progress)
+        } catch {
+            switch error {
+            case .conflict(let constraint) where constraint == ConstraintName.normalizedEmail:
+                throw .duplicateEmail(line: nil)
+            case .unavailable: throw .unavailable
+            case .conflict, .failure: throw .internalFailure
+            }
+        }
+        return items.count
+    }
+}

@@ -1,0 +1,24 @@
+package import Foundation
+package import PasskeyDomain
+
+/// Builds sessions: a fresh token, its digest, and the expiry from policy.
+package struct SessionIssuer: Sendable {
+    let tokens: any SessionTokenGenerator
+    let lifetime: TimeInterval
+
+    package init(tokens: any SessionTokenGenerator, lifetime: TimeInterval) {
+        self.tokens = tokens
+        self.lifetime = lifetime
+    }
+
+    /// The session to store and the session to return, for `account` at `now`.
+    package func make(for account: Account, method: AuthenticationMethod, now: Date)
+        -> (stored: AuthenticationSession, issued: IssuedSession)
+    {
+        let token = tokens.makeToken()
+        let stored = AuthenticationSession(
+            accountID: account.id, tokenDigest: token.digest, method: method, createdAt: now,
+            expiresAt: now.addingTimeInterval(lifetime))
+        return (stored, IssuedSession(accessToken: token.token, expiresAt: stored.expiresAt, account: account, method: method))
+    }
+}

@@ -1,0 +1,24 @@
+/// Why signing out failed (the session was already authenticated by the caller).
+package enum SignOutError: Error, Hashable, Sendable {
+    case unavailable
+    case internalFailure
+}
+
+/// Revokes the current session; its token stops working at once.
+package struct SignOutUseCase: Sendable {
+    let sessions: any SessionRepository
+    let clock: any Clock
+
+    package init(sessions: any SessionRepository, clock: any Clock) {
+        self.sessions = sessions
+        self.clock = clock
+    }
+
+    package func execute(session: ActiveSession) async throws(SignOutError) {
+        do {
+            _ = try await sessions.revokeSession(id: session.session.id, at: clock.now)
+        } catch {
+            throw error == .unavailable ? .unavailable : .internalFailure
+        }
+    }
+}

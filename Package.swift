@@ -79,12 +79,11 @@ let package = Package(
     ]
 )
 
-// Fuzzing (docs/webauthn.md): only with FUZZ=1, in its own scratch path, because an
-// executable without `main` breaks a plain `swift build`.
+// Fuzzing (docs/webauthn.md, Fuzz/run.sh): only with FUZZ=1, built in its own scratch path with
+// sanitizer flags and libFuzzer's no-main runtime; a plain `swift build` never sees it.
 if Context.environment["FUZZ"] == "1" {
     package.targets.append(
         .executableTarget(
             name: "PasskeyWebAuthnFuzz", dependencies: ["PasskeyWebAuthn"], path: "Fuzz/Sources/PasskeyWebAuthnFuzz",
-            swiftSettings: strict + [.unsafeFlags(["-sanitize=fuzzer,address"])],
-            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
+            swiftSettings: strict))
 }

@@ -45,6 +45,8 @@ package enum PasskeyCommandLine {
                 return 0
             }
             return await MaintenanceCommands.sweep(environment: environment)
+        case "verify-response":
+            return VerifyResponseCommand.run(arguments: rest)
         case "serve":
             if rest.contains("--help") {
                 Console.out("usage: passkey-server serve\n\nruns the HTTP server; configuration from the environment (README.md)")

@@ -1,0 +1,24 @@
+internal import PasskeyWebAuthn
+
+
+/// The fuzz callback (passed to libFuzzer's driver in main.swift): feeds the same bytes to every strict parser of the verifier
+/// (CBOR, attestation object, authenticator data, COSE key, client data). Parsers must
+/// never trap or allocate without bound; outcomes are ignored.
+func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    guard let data else { return 0 }
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let decoder = CBORDecoder()
+    _ = try? decoder.decode(bytes)
+    _ = try? decoder.decodePrefix(bytes[...])
+    if let object = AttestationObject(bytes: bytes, decoder: decoder) {
+        if let authenticatorData = try? AuthenticatorData(bytes: object.authenticatorDataBytes, decoder: decoder),
+            let credential = authenticatorData.attestedCredentialData
+        {
+            _ = try? COSEKey(credential.publicKey)
+        }
+    }
+    _ = try? AuthenticatorData(bytes: bytes, decoder: decoder)
+    _ = try? COSEKey(bytes: bytes)
+    _ = CollectedClientData(bytes: bytes)
+    return 0
+}

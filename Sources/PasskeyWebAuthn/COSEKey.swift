@@ -1,0 +1,116 @@
+package import PasskeyOpenSSL
+package import PasskeyDomain
+
+/// A credential public key in COSE_Key form (RFC 9052 §7, RFC 9053, RFC 8230),
+/// with its OpenSSL counterpart. WebAuthn L3 §6.5.1.1: `alg` is required and must fit `kty`/`crv`.
+package struct COSEKey: Sendable {
+    /// The key's parameters, as transmitted.
+    package enum Parameters: Sendable, Hashable {
+        case ec2(curve: EllipticCurve, x: [UInt8], y: [UInt8])
+        case okp(x: [UInt8])
+        case rsa(modulus: [UInt8], exponent: [UInt8])
+    }
+
+    package let algorithm: COSEAlgorithm
+    package let parameters: Parameters
+    package let publicKey: PublicKey
+
+    /// Smallest RSA modulus accepted (bits).
+    package static let minimumRSABits = 2048
+
+    /// Decodes a COSE_Key from its CBOR bytes (which must contain exactly one map).
+    package init(bytes: [UInt8]) throws(COSEKeyError) {
+        guard let value = try? CBORDecoder().decode(bytes) else { throw .malformed }
+        try self.init(value)
+    }
+
+    /// Interprets a decoded CBOR map as a COSE_Key.
+    package init(_ value: CBORValue) throws(COSEKeyError) {
+        guard case .map = value, let kty = value[int: 1]?.integer, let algValue = value[int: 3]?.integer else {
+            throw .malformed
+        }
+        guard let algorithm = COSEAlgorithm(rawValue: algValue) else { throw .unsupportedAlgorithm }
+        let parameters: Parameters
+        switch kty {
+        case 2:  // EC2
+            guard let crv = value[int: -1]?.integer, case .bytes(let x)? = value[int: -2],
+                case .bytes(let y)? = value[int: -3]
+            else { throw .malformed }
+            let curve: EllipticCurve
+            switch crv {
+            case 1: curve = .p256
+            case 2: curve = .p384
+            case 3: curve = .p521
+            default: throw .unsupportedAlgorithm
+            }
+            parameters = .ec2(curve: curve, x: x, y: y)
+        case 1:  // OKP
+            guard value[int: -1]?.integer == 6 else {
+                throw value[int: -1]?.integer == nil ? .malformed : .unsupportedAlgorithm
+            }
+            guard case .bytes(let x)? = value[int: -2] else { throw .malformed }
+            parameters = .okp(x: x)
+        case 3:  // RSA
+            guard case .bytes(let n)? = value[int: -1], case .bytes(let e)? = value[int: -2] else { throw .malformed }
+            parameters = .rsa(modulus: n, exponent: e)
+        default:
+            throw .unsupportedAlgorithm
+        }
+        guard Self.algorithm(algorithm, fits: parameters) else { throw .malformed }
+        self.algorithm = algorithm
+        self.parameters = parameters
+        self.publicKey = try Self.makePublicKey(parameters)
+    }
+
+    /// The signature scheme `alg` names (RFC 9053 §2, RFC 8230 §2, RFC 8812 §2).
+    package var signatureScheme: SignatureScheme { Self.scheme(for: algorithm) }
+
+    /// Verifies a signature made with this credential key.
+    package func verify(signature: [UInt8], message: [UInt8]) -> Bool {
+        publicKey.verify(signature: signature, message: message, scheme: signatureScheme)
+    }
+
+    package static func scheme(for algorithm: COSEAlgorithm) -> SignatureScheme {
+        switch algorithm {
+        case .es256: .ecdsa(.sha256)
+        case .es384: .ecdsa(.sha384)
+        case .es512: .ecdsa(.sha512)
+        case .edDSA: .ed25519
+        case .ps256: .rsaPSS(.sha256)
+        case .ps384: .rsaPSS(.sha384)
+        case .ps512: .rsaPSS(.sha512)
+        case .rs256: .rsaPKCS1(.sha256)
+        case .rs384: .rsaPKCS1(.sha384)
+        case .rs512: .rsaPKCS1(.sha512)
+        case .rs1: .rsaPKCS1(.sha1)
+        }
+    }
+
+    private static func algorithm(_ algorithm: COSEAlgorithm, fits parameters: Parameters) -> Bool {
+        switch (algorithm, parameters) {
+        case (.es256, .ec2(.p256, _, _)), (.es384, .ec2(.p384, _, _)), (.es512, .ec2(.p521, _, _)): true
+        case (.edDSA, .okp): true
+        case (.ps256, .rsa), (.ps384, .rsa), (.ps512, .rsa), (.rs256, .rsa), (.rs384, .rsa), (.rs512, .rsa),
+            (.rs1, .rsa):
+            true
+        default: false
+        }
+    }
+
+    private static func makePublicKey(_ parameters: Parameters) throws(COSEKeyError) -> PublicKey {
+        do {
+            switch parameters {
+            case .ec2(let curve, let x, let y):
+                return try PublicKey.ec(curve: curve, x: x, y: y)
+            case .okp(let x):
+                return try PublicKey.ed25519(raw: x)
+            case .rsa(let n, let e):
+                let key = try PublicKey.rsa(modulus: n, exponent: e)
+                guard case .rsa(let bits) = key.kind, bits >= minimumRSABits else { throw COSEKeyError.malformed }
+                return key
+            }
+        } catch {
+            throw .malformed
+        }
+    }
+}

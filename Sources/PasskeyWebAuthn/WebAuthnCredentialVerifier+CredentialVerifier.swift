@@ -1,0 +1,3 @@
+internal import PasskeyApplication
+
+extension WebAuthnCredentialVerifier: CredentialVerifier {}

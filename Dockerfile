@@ -21,7 +21,9 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build /passkey-server /usr/local/bin/passkey-server
 COPY Migrations ./Migrations
-ENV PASSKEY_MIGRATIONS_DIR=/app/Migrations HOST=0.0.0.0 PORT=8080
+COPY openapi.json ./openapi.json
+COPY TrustAnchors ./TrustAnchors
+ENV PASSKEY_MIGRATIONS_DIR=/app/Migrations PASSKEY_OPENAPI_FILE=/app/openapi.json HOST=0.0.0.0 PORT=8080
 USER passkey
 EXPOSE 8080
 ENTRYPOINT ["passkey-server"]

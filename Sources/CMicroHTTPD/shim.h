@@ -3,7 +3,59 @@
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include <microhttpd.h>
+
+/// Called once per request with the raw request-target (path and query, not unescaped); the
+/// result becomes the request's `*req_cls` (MHD_OPTION_URI_LOG_CALLBACK).
+typedef void *(*passkey_mhd_uri_callback)(void *context, const char *uri, struct MHD_Connection *connection);
+
+/// `MHD_start_daemon` is variadic, which Swift cannot call: this fixes the option list.
+/// `address` is a `struct sockaddr_in` or `struct sockaddr_in6`; its port may be 0.
+static inline struct MHD_Daemon *passkey_mhd_start_daemon(
+    unsigned int flags,
+    const struct sockaddr *address,
+    unsigned int thread_pool_size,
+    unsigned int connection_timeout_seconds,
+    MHD_AccessHandlerCallback access_handler,
+    passkey_mhd_uri_callback uri_callback,
+    MHD_RequestCompletedCallback completed,
+    MHD_LogCallback logger,
+    void *context)
+{
+    uint16_t port = 0;
+    if (address->sa_family == AF_INET) {
+        port = ntohs(((const struct sockaddr_in *)(const void *)address)->sin_port);
+    } else if (address->sa_family == AF_INET6) {
+        port = ntohs(((const struct sockaddr_in6 *)(const void *)address)->sin6_port);
+    }
+    return MHD_start_daemon(
+        flags, port, NULL, NULL, access_handler, context,
+        MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_URI_LOG_CALLBACK, uri_callback, context,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+        MHD_OPTION_EXTERNAL_LOGGER, logger, context,
+        MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
+        MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
+        MHD_OPTION_END);
+}
+
+/// The port the daemon listens on (useful after binding port 0), or 0 when unknown.
+static inline uint16_t passkey_mhd_bound_port(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// The TCP peer of a connection (`struct sockaddr_in` or `sockaddr_in6`), or NULL.
+static inline const struct sockaddr *passkey_mhd_client_address(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
 #endif

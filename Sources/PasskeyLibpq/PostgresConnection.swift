@@ -1,4 +1,5 @@
 internal import CLibpq
+internal import Foundation
 internal import Glibc
 
 /// One libpq connection. Not thread-safe and every call blocks: the pool confines each
@@ -188,9 +189,11 @@ package final class PostgresConnection {
 }
 
 extension String {
+    /// libpq's messages span lines; diagnostics are logged as one line.
     fileprivate func trimmingTrailingNewlines() -> String {
-        var s = Substring(self)
-        while let last = s.last, last == "\n" || last == "\r" { s = s.dropLast() }
-        return String(s)
+        split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
     }
 }

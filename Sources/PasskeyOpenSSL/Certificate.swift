@@ -59,6 +59,12 @@ package final class Certificate: @unchecked Sendable {
         return values
     }
 
+    /// How many attributes the subject name has (0 for the empty subject of a TPM AIK certificate).
+    package var subjectAttributeCount: Int {
+        guard let name = X509_get_subject_name(pointer) else { return 0 }
+        return Int(X509_NAME_entry_count(name))
+    }
+
     /// Basic constraints: nil when the extension is absent, else its `cA` flag.
     package var basicConstraintsCA: Bool? {
         switch passkey_x509_basic_constraints_ca(pointer) {

@@ -38,27 +38,4 @@ package struct Migration: Hashable, Sendable {
         }
         return migrations
     }
-
-    /// Where the SQL files are: `PASSKEY_MIGRATIONS_DIR`, else `Migrations/` in the working
-    /// directory, else `Migrations/` beside the executable or one of its parents (a build folder).
-    package static func locateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        let fileManager = FileManager.default
-        func isDirectory(_ url: URL) -> Bool {
-            var isDir: ObjCBool = false
-            return fileManager.fileExists(atPath: url.path, isDirectory: &isDir) && isDir.boolValue
-        }
-        if let configured = environment["PASSKEY_MIGRATIONS_DIR"], !configured.isEmpty {
-            return URL(fileURLWithPath: configured)
-        }
-        let cwd = URL(fileURLWithPath: fileManager.currentDirectoryPath).appendingPathComponent("Migrations")
-        if isDirectory(cwd) { return cwd }
-        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-            .deletingLastPathComponent()
-        for _ in 0..<6 {
-            let candidate = folder.appendingPathComponent("Migrations")
-            if isDirectory(candidate) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }
 }

@@ -12,17 +12,28 @@ package struct PostgresRateLimitRepository: RateLimitRepository {
         -> RateLimitDecision
     {
         try await pool.run { connection throws(PostgresError) in
-            // Fixed one-minute window; one upsert counts and reads in one round trip.
+            // Sliding window over two one-minute buckets: the previous minute's count weighs by
+            // how much of it still lies within the last 60 seconds. One upsert counts and reads.
+            let key = "start:" + clientAddress
             let result = try connection.query(
                 """
-                INSERT INTO rate_limit_windows AS w (key, window_start, hits)
-                VALUES (\("start:" + clientAddress), date_trunc('minute', now()), 1)
-                ON CONFLICT (key, window_start) DO UPDATE SET hits = w.hits + 1
-                RETURNING hits, ceil(extract(epoch FROM (w.window_start + interval '1 minute' - now())))::int
+                WITH cur AS (
+                    INSERT INTO rate_limit_windows AS w (key, window_start, hits)
+                    VALUES (\(key), date_trunc('minute', now()), 1)
+                    ON CONFLICT (key, window_start) DO UPDATE SET hits = w.hits + 1
+                    RETURNING hits, window_start
+                )
+                SELECT cur.hits, coalesce(prev.hits, 0), extract(epoch FROM now() - cur.window_start)::float8
+                FROM cur LEFT JOIN rate_limit_windows prev
+                  ON prev.key = \(key) AND prev.window_start = cur.window_start - interval '1 minute'
                 """)
             guard let row = result.first else { return .allowed }
-            let hits = try row.int(0)
-            return hits > limitPerMinute ? .limited(retryAfter: max(1, try row.int(1))) : .allowed
+            let current = Double(try row.int(0))
+            let previous = Double(try row.int(1))
+            let elapsed = min(60, max(0, Double(try row.string(2)) ?? 0))
+            let estimate = previous * (60 - elapsed) / 60 + current
+            guard estimate > Double(limitPerMinute) else { return .allowed }
+            return .limited(retryAfter: max(1, Int((60 - elapsed).rounded(.up))))
         }
     }
 

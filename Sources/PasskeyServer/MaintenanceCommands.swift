@@ -45,7 +45,7 @@ enum MaintenanceCommands {
             Console.error("passkey-server: invalid configuration: DATABASE_URL: \(problem)")
             return nil
         }
-        guard let directory = Migration.locateDirectory(environment: environment) else {
+        guard let directory = ResourceLocator.migrations(environment) else {
             Console.error("passkey-server: cannot find the Migrations folder (set PASSKEY_MIGRATIONS_DIR)")
             return nil
         }

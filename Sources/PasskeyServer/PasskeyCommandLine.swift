@@ -45,6 +45,8 @@ package enum PasskeyCommandLine {
                 return 0
             }
             return await MaintenanceCommands.sweep(environment: environment)
+        case "import-passwords":
+            return await ImportPasswordsCommand.run(arguments: rest, environment: environment)
         case "verify-response":
             return VerifyResponseCommand.run(arguments: rest)
         case "serve":
@@ -52,8 +54,7 @@ package enum PasskeyCommandLine {
                 Console.out("usage: passkey-server serve\n\nruns the HTTP server; configuration from the environment (README.md)")
                 return 0
             }
-            Console.error("passkey-server: serve: the HTTP server is not built yet (issue 5); `migrate` and `sweep` work")
-            return 1
+            return await ServeCommand.run(environment: environment)
         default:
             Console.error("passkey-server: unknown command '\(command)'\n\(usage)")
             return 2

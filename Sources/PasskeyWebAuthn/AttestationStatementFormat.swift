@@ -7,12 +7,4 @@ package enum AttestationStatementFormat: String, Sendable, CaseIterable {
     case tpm
     case androidKey = "android-key"
     case androidSafetyNet = "android-safetynet"
-
-    /// Formats whose verification procedure is implemented (the others are a later issue).
-    package var isImplemented: Bool {
-        switch self {
-        case .none, .packed, .fidoU2F, .apple: true
-        case .tpm, .androidKey, .androidSafetyNet: false
-        }
-    }
 }

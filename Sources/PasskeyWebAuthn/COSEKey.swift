@@ -86,6 +86,15 @@ package struct COSEKey: Sendable {
         }
     }
 
+    /// The message digest `alg` signs with; nil for EdDSA (no pre-hash). The TPM attestation
+    /// hashes attToBeSigned with it (WebAuthn L3 §8.3.2 step 3).
+    package static func digest(for algorithm: COSEAlgorithm) -> Digest.Algorithm? {
+        switch scheme(for: algorithm) {
+        case .ecdsa(let digest), .rsaPKCS1(let digest), .rsaPSS(let digest): digest
+        case .ed25519: nil
+        }
+    }
+
     private static func algorithm(_ algorithm: COSEAlgorithm, fits parameters: Parameters) -> Bool {
         switch (algorithm, parameters) {
         case (.es256, .ec2(.p256, _, _)), (.es384, .ec2(.p384, _, _)), (.es512, .ec2(.p521, _, _)): true

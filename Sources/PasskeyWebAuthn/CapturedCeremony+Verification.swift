@@ -5,12 +5,13 @@ internal import PasskeyDomain
 extension CapturedCeremony {
     /// Verifies the captured response offline, as the RP described in the file would:
     /// its RP ID and single origin, its offered algorithms, its trust anchors (for all formats)
-    /// under `policy`, certificates evaluated at `verifyAt` (or `now`). Authentication runs
-    /// without a user-handle requirement and without a stored BE (offline verification).
-    package func verify(policy: AttestationPolicy = .any, now: Date = Date()) throws(CapturedCeremonyError)
-        -> Result<CapturedOutcome, CredentialVerificationFailure>
+    /// or `anchors` instead when given (e.g. `TrustAnchors.load(directory:)`) under `policy`,
+    /// certificates and SafetyNet freshness evaluated at `verifyAt` (or `now`). Authentication
+    /// runs without a user-handle requirement and without a stored BE (offline verification).
+    package func verify(policy: AttestationPolicy = .any, anchors: TrustAnchors? = nil, now: Date = Date())
+        throws(CapturedCeremonyError) -> Result<CapturedOutcome, CredentialVerificationFailure>
     {
-        let verifier = try makeVerifier(policy: policy)
+        let verifier = try makeVerifier(policy: policy, anchors: anchors)
         let challengeBytes = try Self.bytes(challenge, field: "challenge")
         let credentialID = try Self.bytes(response.credentialId, field: "response.credentialId")
         let clientDataJSON = try Self.bytes(response.clientDataJSON, field: "response.clientDataJSON")
@@ -57,7 +58,8 @@ extension CapturedCeremony {
     }
 
     /// The verifier configuration this file describes.
-    package func configuration(policy: AttestationPolicy) throws(CapturedCeremonyError) -> WebAuthnVerifierConfiguration {
+    package func configuration(policy: AttestationPolicy) throws(CapturedCeremonyError) -> WebAuthnVerifierConfiguration
+    {
         var algorithms = COSEAlgorithm.allCases
         if let offered = allowedAlgorithms {
             algorithms = []
@@ -76,9 +78,13 @@ extension CapturedCeremony {
             attestationPolicy: policy, trustAnchors: TrustAnchors(allFormats: anchors))
     }
 
-    private func makeVerifier(policy: AttestationPolicy) throws(CapturedCeremonyError) -> WebAuthnCredentialVerifier {
+    private func makeVerifier(policy: AttestationPolicy, anchors: TrustAnchors?) throws(CapturedCeremonyError)
+        -> WebAuthnCredentialVerifier
+    {
+        var configuration = try configuration(policy: policy)
+        if let anchors { configuration.trustAnchors = anchors }
         do {
-            return try WebAuthnCredentialVerifier(configuration: try configuration(policy: policy))
+            return try WebAuthnCredentialVerifier(configuration: configuration)
         } catch {
             throw .invalidTrustAnchor
         }

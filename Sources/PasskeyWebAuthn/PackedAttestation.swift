@@ -43,8 +43,13 @@ enum PackedAttestation {
             commonName.count == 1, commonName.first?.isEmpty == false
         else { throw .invalidAttestation }
         guard leaf.basicConstraintsCA == false else { throw .invalidAttestation }
-        if let value = leaf.extensionValue(oid: aaguidExtensionOID) {
-            guard let bytes = DERReader.single(value, tag: 0x04), bytes == aaguid.bytes else {
+        try checkAAGUIDExtension(leaf, aaguid: aaguid)
+    }
+
+    /// §8.2.1 / §8.3.1: id-fido-gen-ce-aaguid (an OCTET STRING), when present, equals the authData AAGUID.
+    static func checkAAGUIDExtension(_ certificate: Certificate, aaguid: AAGUID) throws(CredentialVerificationFailure) {
+        if let value = certificate.extensionValue(oid: aaguidExtensionOID) {
+            guard let bytes = DERReader.single(value, tag: DERElement.octetString), bytes == aaguid.bytes else {
                 throw .invalidAttestation
             }
         }

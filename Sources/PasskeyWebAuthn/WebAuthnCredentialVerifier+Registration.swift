@@ -42,7 +42,8 @@ extension WebAuthnCredentialVerifier {
         // Steps 22–23: the attestation statement format and its verification procedure.
         let input = AttestationInput(
             statement: attestationObject.statement, authenticatorData: authenticatorData,
-            clientDataHash: clientDataHash, credential: credential, credentialKey: credentialKey)
+            clientDataHash: clientDataHash, credential: credential, credentialKey: credentialKey,
+            verificationTime: expectation.verificationTime)
         let attestation = try verifyAttestation(format: attestationObject.format, input: input)
         // Steps 24–25: trustworthiness, per the configured policy.
         try verifyTrust(attestation, format: attestationObject.format, at: expectation.verificationTime)
@@ -70,7 +71,9 @@ extension WebAuthnCredentialVerifier {
         case .packed: return try PackedAttestation.verify(input)
         case .fidoU2F: return try FIDOU2FAttestation.verify(input)
         case .apple: return try AppleAttestation.verify(input)
-        case .tpm, .androidKey, .androidSafetyNet: throw .unsupportedAttestationFormat
+        case .tpm: return try TPMAttestation.verify(input)
+        case .androidKey: return try AndroidKeyAttestation.verify(input)
+        case .androidSafetyNet: return try AndroidSafetyNetAttestation.verify(input)
         }
     }
 

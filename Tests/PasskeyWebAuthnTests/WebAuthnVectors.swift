@@ -8,12 +8,19 @@ enum WebAuthnVectors {
         if let override = ProcessInfo.processInfo.environment["PASSKEY_WEBAUTHN_VECTORS"], !override.isEmpty {
             return URL(fileURLWithPath: override, isDirectory: true)
         }
-        let packageRoot = URL(fileURLWithPath: #filePath)
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/webauthn-vectors")
+    }
+
+    /// The package root, found from this file's path.
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()  // PasskeyWebAuthnTests
             .deletingLastPathComponent()  // Tests
             .deletingLastPathComponent()  // package root
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/webauthn-vectors")
     }
+
+    /// The curated default anchors shipped with the package.
+    static var shippedTrustAnchors: URL { packageRoot.appendingPathComponent("TrustAnchors", isDirectory: true) }
 
     static var vectorsDirectory: URL { directory.appendingPathComponent("vectors", isDirectory: true) }
 

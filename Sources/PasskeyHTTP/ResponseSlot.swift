@@ -1,0 +1,77 @@
+import CMicroHTTPD
+import Synchronization
+
+/// Hands the response of one handler `Task` back to its suspended libmicrohttpd connection.
+///
+/// The connection is resumed exactly once: by the handler's task when it finishes, or by
+/// `HTTPServer.shutdown` when the grace period ran out, whichever comes first. After that the
+/// pointer is never touched again, so a handler that finishes late cannot reach a connection
+/// that libmicrohttpd has already closed and freed.
+///
+/// `@unchecked Sendable` is safe: the only mutable state is behind the `Mutex`, and the
+/// connection pointer is used only under that lock while the connection is still suspended
+/// (libmicrohttpd neither times out nor frees a suspended connection, and
+/// `MHD_resume_connection` may be called from any thread).
+final class ResponseSlot: @unchecked Sendable {
+    private enum Phase {
+        /// The handler runs; the task is attached right after it was created.
+        case running(Task<Void, Never>?)
+        /// The response is ready and the connection was resumed.
+        case completed(HTTPResponse)
+        /// libmicrohttpd took the response and queued it.
+        case delivered
+        /// The connection went away; nothing may touch it any more.
+        case abandoned
+    }
+
+    private let connection: OpaquePointer
+    private let phase = Mutex<Phase>(.running(nil))
+
+    /// Takes a connection that the caller is about to suspend.
+    init(connection: OpaquePointer) {
+        self.connection = connection
+    }
+
+    /// Remembers the handler's task so that a forced shutdown can cancel it.
+    func attach(_ task: Task<Void, Never>) {
+        phase.withLock { phase in
+            if case .running = phase { phase = .running(task) }
+        }
+    }
+
+    /// Stores `response` and resumes the connection, unless that happened already. Returns
+    /// whether this call resumed it.
+    @discardableResult
+    func complete(with response: HTTPResponse) -> Bool {
+        phase.withLock { phase in
+            guard case .running = phase else { return false }
+            phase = .completed(response)
+            // Under the lock, so that no second resume can race with this one.
+            MHD_resume_connection(connection)
+            return true
+        }
+    }
+
+    /// Cancels the handler's task (used when the shutdown grace period ran out).
+    func cancelTask() {
+        let task: Task<Void, Never>? = phase.withLock { phase in
+            if case .running(let task) = phase { task } else { nil }
+        }
+        task?.cancel()
+    }
+
+    /// The response once the connection was resumed, at most once; `nil` before that.
+    func takeResponse() -> HTTPResponse? {
+        phase.withLock { phase in
+            guard case .completed(let response) = phase else { return nil }
+            phase = .delivered
+            return response
+        }
+    }
+
+    /// Marks the connection as gone (request-completed callback). Defensive: libmicrohttpd
+    /// does not close a suspended connection, so the handler has normally finished by then.
+    func abandon() {
+        phase.withLock { $0 = .abandoned }
+    }
+}

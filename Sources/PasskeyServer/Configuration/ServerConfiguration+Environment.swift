@@ -1,0 +1,148 @@
+internal import Foundation
+internal import PasskeyApplication
+internal import PasskeyDomain
+internal import PasskeyLibpq
+internal import PasskeyWebAuthn
+
+extension ServerConfiguration {
+    /// Reads and validates the environment. `requireDatabase` is false for commands that need none.
+    static func load(from env: [String: String], requireDatabase: Bool = true) throws(ConfigurationError)
+        -> ServerConfiguration
+    {
+        let reader = EnvironmentReader(env)
+        let databaseURL = env["DATABASE_URL"] ?? ""
+        if requireDatabase {
+            guard !databaseURL.isEmpty else { throw ConfigurationError(variable: "DATABASE_URL", problem: "not set") }
+            if let problem = PostgresConnection.validate(conninfo: databaseURL) {
+                throw ConfigurationError(variable: "DATABASE_URL", problem: problem)
+            }
+        }
+        let host = reader.string("HOST", default: "127.0.0.1")
+        let port = try reader.integer("PORT", default: 8080, range: 0...65_535)
+        let rpID = reader.string("PASSKEY_RP_ID", default: "localhost").lowercased()
+        guard !rpID.isEmpty, !rpID.contains("/"), !rpID.contains(":"), !rpID.contains(" ") else {
+            throw ConfigurationError(variable: "PASSKEY_RP_ID", problem: "must be a domain such as example.com")
+        }
+        let rpName = reader.string("PASSKEY_RP_NAME", default: "Passkey Server")
+        let origins = try reader.list("PASSKEY_ORIGINS", default: ["http://localhost:8080"]).map {
+            (origin: String) throws(ConfigurationError) -> String in
+            guard Self.isOrigin(origin) else {
+                throw ConfigurationError(variable: "PASSKEY_ORIGINS", problem: "'\(origin)' is not an origin")
+            }
+            return origin
+        }
+        let androidApps = try reader.list("PASSKEY_ANDROID_APPS", default: []).map(Self.androidApp)
+        let relatedOrigins = reader.list("PASSKEY_RELATED_ORIGINS", default: [])
+        let algorithms = try reader.list("PASSKEY_ALGORITHMS", default: ["ES256", "EdDSA", "RS256"]).map {
+            (name: String) throws(ConfigurationError) -> COSEAlgorithm in
+            guard let algorithm = COSEAlgorithm(name: name),
+                [.es256, .edDSA, .rs256, .es384, .es512, .ps256].contains(algorithm)
+            else {
+                throw ConfigurationError(variable: "PASSKEY_ALGORITHMS", problem: "unsupported algorithm '\(name)'")
+            }
+            return algorithm
+        }
+        guard !algorithms.isEmpty else {
+            throw ConfigurationError(variable: "PASSKEY_ALGORITHMS", problem: "at least one algorithm is needed")
+        }
+        let userVerification: UserVerificationPolicy
+        switch reader.string("USER_VERIFICATION", default: "required") {
+        case "required": userVerification = .required
+        case "preferred": userVerification = .preferred
+        default: throw ConfigurationError(variable: "USER_VERIFICATION", problem: "must be required or preferred")
+        }
+        let attestationPolicy: AttestationPolicy
+        switch reader.string("PASSKEY_ATTESTATION_POLICY", default: "any") {
+        case "any": attestationPolicy = .any
+        case "trusted": attestationPolicy = .trusted
+        default: throw ConfigurationError(variable: "PASSKEY_ATTESTATION_POLICY", problem: "must be any or trusted")
+        }
+        let anchors = env["PASSKEY_TRUST_ANCHORS_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        if attestationPolicy == .trusted, anchors == nil {
+            throw ConfigurationError(variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "required with the trusted policy")
+        }
+        let policy = PasskeyPolicy(
+            relyingPartyID: rpID, relyingPartyName: rpName,
+            challengeLifetime: TimeInterval(try reader.integer("CHALLENGE_LIFETIME_SECONDS", default: 300, range: 10...86_400)),
+            sessionLifetime: TimeInterval(
+                try reader.integer("SESSION_LIFETIME_SECONDS", default: 2_592_000, range: 60...31_536_000)),
+            conditionalUpgradeWindow: TimeInterval(
+                try reader.integer("CONDITIONAL_UPGRADE_WINDOW_SECONDS", default: 300, range: 1...86_400)),
+            userVerification: userVerification, algorithms: algorithms,
+            startsPerMinute: try reader.integer("RATE_LIMIT_STARTS_PER_MINUTE", default: 300, range: 0...1_000_000),
+            passwordFailuresPerEmail: try reader.integer("RATE_LIMIT_PASSWORD_PER_EMAIL", default: 10, range: 1...1_000_000),
+            passwordFailuresPerAddress: try reader.integer(
+                "RATE_LIMIT_PASSWORD_PER_ADDRESS", default: 50, range: 1...1_000_000),
+            passwordFailureWindow: TimeInterval(
+                try reader.integer("RATE_LIMIT_WINDOW_SECONDS", default: 900, range: 1...86_400)))
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let logLevel = LogLevel(rawValue: reader.string("LOG_LEVEL", default: "info").lowercased())
+        guard let logLevel else {
+            throw ConfigurationError(variable: "LOG_LEVEL", problem: "must be debug, info, warning or error")
+        }
+        return ServerConfiguration(
+            databaseURL: databaseURL, host: host, port: port, policy: policy, allowedOrigins: origins,
+            appleAppIDs: reader.list("PASSKEY_APPLE_APP_IDS", default: []), androidApps: androidApps,
+            relatedOrigins: relatedOrigins, attestationPolicy: attestationPolicy, trustAnchorsDirectory: anchors,
+            enrollURL: env["PASSKEY_ENROLL_URL"].flatMap { $0.isEmpty ? nil : $0 },
+            manageURL: env["PASSKEY_MANAGE_URL"].flatMap { $0.isEmpty ? nil : $0 },
+            trustedProxies: Set(reader.list("TRUSTED_PROXIES", default: [])),
+            corsAllowedOrigins: Set(reader.list("CORS_ALLOWED_ORIGINS", default: [])),
+            databasePoolSize: try reader.integer("DATABASE_POOL_SIZE", default: 2 * cores, range: 1...1000),
+            logLevel: logLevel)
+    }
+
+    /// `scheme://host[:port]` with nothing after it, or an Android key-hash facet.
+    static func isOrigin(_ value: String) -> Bool {
+        if value.hasPrefix("android:apk-key-hash:") { return value.count > "android:apk-key-hash:".count }
+        guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            let host = url.host, !host.isEmpty
+        else { return false }
+        return url.path.isEmpty && url.query == nil && url.fragment == nil && !value.hasSuffix("/")
+    }
+
+    /// `package.name@SHA256:AB:CD:…` (32 bytes) → the app and its `android:apk-key-hash:` origin.
+    static func androidApp(_ value: String) throws(ConfigurationError) -> AndroidApp {
+        let problem = ConfigurationError(
+            variable: "PASSKEY_ANDROID_APPS", problem: "'\(value)' is not package.name@SHA256:FINGERPRINT")
+        let parts = value.split(separator: "@", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].uppercased().hasPrefix("SHA256:") else { throw problem }
+        let hex = parts[1].dropFirst("SHA256:".count).replacingOccurrences(of: ":", with: "")
+        guard hex.count == 64 else { throw problem }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { throw problem }
+            bytes.append(byte)
+            index = next
+        }
+        let fingerprint = bytes.map { String(format: "%02X", $0) }.joined(separator: ":")
+        return AndroidApp(
+            packageName: parts[0], fingerprint: fingerprint, origin: "android:apk-key-hash:" + Base64URL.encode(bytes))
+    }
+}
+
+/// Reads typed values from the environment, with the variable's name in every error.
+private struct EnvironmentReader {
+    let env: [String: String]
+    init(_ env: [String: String]) { self.env = env }
+
+    func string(_ name: String, default value: String) -> String {
+        guard let raw = env[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return value }
+        return raw
+    }
+
+    func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard let raw = env[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return value }
+        guard let number = Int(raw), range.contains(number) else {
+            throw ConfigurationError(variable: name, problem: "must be a whole number in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return number
+    }
+
+    func list(_ name: String, default value: [String]) -> [String] {
+        guard let raw = env[name], !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return value }
+        return raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,64 @@
+internal import Foundation
+internal import PasskeyApplication
+internal import PasskeyDomain
+internal import PasskeyWebAuthn
+
+/// Everything the environment configures (../shared/spec.md, "Configuration").
+struct ServerConfiguration: Sendable {
+    var databaseURL: String
+    var host: String
+    var port: Int
+    var policy: PasskeyPolicy
+    var allowedOrigins: [String]
+    var appleAppIDs: [String]
+    var androidApps: [AndroidApp]
+    var relatedOrigins: [String]
+    var attestationPolicy: AttestationPolicy
+    var trustAnchorsDirectory: String?
+    var enrollURL: String?
+    var manageURL: String?
+    var trustedProxies: Set<String>
+    var corsAllowedOrigins: Set<String>
+    var databasePoolSize: Int
+    var logLevel: LogLevel
+
+    /// An Android app allowed to use the passkeys (`package.name@SHA256:FINGERPRINT`).
+    struct AndroidApp: Sendable, Equatable {
+        var packageName: String
+        /// Colon-separated uppercase hex, as assetlinks.json wants it.
+        var fingerprint: String
+        /// The `android:apk-key-hash:` origin its WebAuthn client data carries.
+        var origin: String
+    }
+
+    /// The anchors of `PASSKEY_TRUST_ANCHORS_DIR` (none when unset).
+    func loadTrustAnchors() throws(ConfigurationError) -> TrustAnchors {
+        guard let directory = trustAnchorsDirectory else { return TrustAnchors() }
+        do {
+            return try TrustAnchors.load(directory: directory)
+        } catch {
+            throw ConfigurationError(variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "\(error)")
+        }
+    }
+
+    /// Every origin the verifier accepts: configured ones plus the Android apps' key-hash origins.
+    var verifierOrigins: Set<String> {
+        Set(allowedOrigins).union(androidApps.map(\.origin))
+    }
+}
+
+/// Invalid configuration: stops the server at start with one line naming the variable.
+struct ConfigurationError: Error, CustomStringConvertible {
+    let variable: String
+    let problem: String
+    var description: String { "invalid configuration: \(variable): \(problem)" }
+}
+
+enum LogLevel: String, Sendable, Comparable {
+    case debug, info, warning, error
+
+    static func < (a: LogLevel, b: LogLevel) -> Bool {
+        let order: [LogLevel] = [.debug, .info, .warning, .error]
+        return order.firstIndex(of: a)! < order.firstIndex(of: b)!
+    }
+}

@@ -1,0 +1,89 @@
+internal import PasskeyApplication
+internal import PasskeyDomain
+internal import PasskeyHTTP
+
+/// The signed-in account: `GET /v1/account`, passkey list/rename/delete, password removal.
+struct AccountController: Sendable {
+    let support: ControllerSupport
+    let query: AccountQueryUseCase
+    let list: PasskeyListUseCase
+    let rename: PasskeyRenameUseCase
+    let deletion: PasskeyDeletionUseCase
+    let passwordRemoval: PasswordRemovalUseCase
+
+    func account(_ context: RequestContext) async -> HTTPResponse {
+        await support.respond { () throws(Problem) -> HTTPResponse in
+            let session = try await support.authenticate(context)
+            do throws(AccountManagementError) {
+                let summary = try await query.execute(session: session)
+                return support.json(
+                    200,
+                    AccountResponseBody(
+                        accountID: summary.account.id.description, displayName: summary.account.displayName.value,
+                        email: summary.email.value, hasPassword: summary.hasPassword,
+                        passkeys: summary.passkeys.map(support.passkey)))
+            } catch {
+                throw ProblemMapping.problem(error)
+            }
+        }
+    }
+
+    func passkeys(_ context: RequestContext) async -> HTTPResponse {
+        await support.respond { () throws(Problem) -> HTTPResponse in
+            let session = try await support.authenticate(context)
+            do throws(AccountManagementError) {
+                return support.json(200, try await list.execute(session: session).map(support.passkey))
+            } catch {
+                throw ProblemMapping.problem(error)
+            }
+        }
+    }
+
+    func renamePasskey(_ context: RequestContext) async -> HTTPResponse {
+        await support.respond { () throws(Problem) -> HTTPResponse in
+            let session = try await support.authenticate(context)
+            let id = try credentialID(context)
+            let body = try support.decode(PasskeyRenameRequestBody.self, context)
+            guard let name = PasskeyName(body.name) else { throw Problem.invalidRequest("name is invalid.") }
+            do throws(AccountManagementError) {
+                return support.json(
+                    200, support.passkey(try await rename.execute(session: session, credentialID: id, name: name)))
+            } catch {
+                throw ProblemMapping.problem(error)
+            }
+        }
+    }
+
+    func deletePasskey(_ context: RequestContext) async -> HTTPResponse {
+        await support.respond { () throws(Problem) -> HTTPResponse in
+            let session = try await support.authenticate(context)
+            let id = try credentialID(context)
+            do throws(AccountManagementError) {
+                try await deletion.execute(session: session, credentialID: id)
+                return support.noContent()
+            } catch {
+                throw ProblemMapping.problem(error)
+            }
+        }
+    }
+
+    func removePassword(_ context: RequestContext) async -> HTTPResponse {
+        await support.respond { () throws(Problem) -> HTTPResponse in
+            let session = try await support.authenticate(context)
+            do throws(AccountManagementError) {
+                try await passwordRemoval.execute(session: session)
+                return support.noContent()
+            } catch {
+                throw ProblemMapping.problem(error)
+            }
+        }
+    }
+
+    /// The `{credentialID}` path segment (base64url); a malformed one names no passkey: 404.
+    private func credentialID(_ context: RequestContext) throws(Problem) -> CredentialID {
+        guard let raw = context.pathParameters.first, let bytes = Base64URL.decode(raw, lenient: true),
+            let id = CredentialID(bytes: bytes)
+        else { throw Problem.notFound }
+        return id
+    }
+}

@@ -1,0 +1,98 @@
+internal import Foundation
+internal import PasskeyApplication
+internal import PasskeyDomain
+internal import PasskeyHTTP
+
+/// What every controller uses: body decoding, base64 fields, JSON answers, bearer authentication.
+struct ControllerSupport: Sendable {
+    let bearer: BearerAuthenticationUseCase
+    let logger: Logger
+    let metrics: Metrics
+
+    func decode<T: Decodable>(_ type: T.Type, _ context: RequestContext) throws(Problem) -> T {
+        guard let value = WireJSON.decode(type, from: context.request.body) else {
+            throw Problem.invalidRequest("The body is not JSON of the expected shape (missing or mistyped field).")
+        }
+        return value
+    }
+
+    /// base64url (padded or not) or standard base64; names the field on failure.
+    func bytes(_ value: String, field: String) throws(Problem) -> [UInt8] {
+        guard let bytes = Base64URL.decode(value, lenient: true) else {
+            throw Problem.invalidRequest("\(field) is not base64url.")
+        }
+        return bytes
+    }
+
+    func required(_ value: String?, field: String) throws(Problem) -> String {
+        guard let value else { throw Problem.invalidRequest("\(field) is required.") }
+        return value
+    }
+
+    func uuid(_ value: String?, field: String) throws(Problem) -> UUID {
+        guard let value, let uuid = UUID(uuidString: value) else {
+            throw Problem.invalidRequest("\(field) must be a UUID.")
+        }
+        return uuid
+    }
+
+    /// Authenticator transports: short lowercase tokens, at most 16.
+    func transports(_ values: [String]?) throws(Problem) -> [String] {
+        let values = values ?? []
+        guard values.count <= 16,
+            values.allSatisfy({ !$0.isEmpty && $0.count <= 32 && $0.allSatisfy { $0.isLowercase || $0 == "-" } })
+        else { throw Problem.invalidRequest("transports must be at most 16 short lowercase tokens.") }
+        var seen = Set<String>()
+        return values.filter { seen.insert($0).inserted }
+    }
+
+    func json<T: Encodable>(_ status: Int, _ value: T) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "application/json", body: WireJSON.encode(value))
+    }
+
+    func noContent() -> HTTPResponse { HTTPResponse(status: 204) }
+
+    /// The live session behind `Authorization: Bearer …`.
+    func authenticate(_ context: RequestContext) async throws(Problem) -> ActiveSession {
+        var token: String?
+        if let header = context.request.header("authorization") {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" {
+                token = parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        do {
+            return try await bearer.execute(token: token)
+        } catch {
+            switch error {
+            case .unauthorized: throw Problem.unauthorized
+            case .unavailable: throw Problem.unavailable
+            case .internalFailure: throw Problem.internalFailure
+            }
+        }
+    }
+
+    /// Runs a controller body, turning a thrown problem into its response.
+    func respond(_ body: () async throws(Problem) -> HTTPResponse) async -> HTTPResponse {
+        do {
+            return try await body()
+        } catch {
+            return error.response
+        }
+    }
+
+    func session(_ issued: IssuedSession) -> SessionResponseBody {
+        SessionResponseBody(
+            accessToken: issued.accessToken, expiresAt: issued.expiresAt, accountID: issued.account.id.description,
+            displayName: issued.account.displayName.value)
+    }
+
+    func passkey(_ credential: PasskeyCredential) -> PasskeyResponseBody {
+        PasskeyResponseBody(
+            credentialID: Base64URL.encode(credential.id.bytes), name: credential.name.value,
+            createdAt: credential.createdAt, lastUsedAt: credential.lastUsedAt,
+            backupEligible: credential.backupEligible, backupState: credential.backupState,
+            transports: credential.transports, aaguid: credential.aaguid.description,
+            attestationFormat: credential.attestationFormat)
+    }
+}

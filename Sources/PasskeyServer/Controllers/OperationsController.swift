@@ -1,0 +1,56 @@
+internal import Foundation
+internal import PasskeyApplication
+internal import PasskeyHTTP
+
+/// Health, readiness, metrics, the well-known documents and the OpenAPI description.
+struct OperationsController: Sendable {
+    let maintenance: any MaintenanceRepository
+    let metrics: Metrics
+    let wellKnown: WellKnownDocuments
+    /// The OpenAPI document as kept in the repository (`openapi.json`); nil when not found.
+    let openAPI: [UInt8]?
+
+    func health(_ context: RequestContext) async -> HTTPResponse {
+        HTTPResponse(status: 200, contentType: "application/json", body: Array(#"{"status":"ok"}"#.utf8))
+    }
+
+    func ready(_ context: RequestContext) async -> HTTPResponse {
+        if await maintenance.isReady() {
+            return HTTPResponse(status: 200, contentType: "application/json", body: Array(#"{"status":"ready"}"#.utf8))
+        }
+        return Problem(
+            status: 503, code: "service-unavailable", detail: "The database is unreachable or its schema is not current."
+        ).response
+    }
+
+    func metrics(_ context: RequestContext) async -> HTTPResponse {
+        HTTPResponse(
+            status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.render().utf8))
+    }
+
+    func appleAppSiteAssociation(_ context: RequestContext) async -> HTTPResponse {
+        document(wellKnown.appleAppSiteAssociation)
+    }
+
+    func assetLinks(_ context: RequestContext) async -> HTTPResponse { document(wellKnown.assetLinks) }
+
+    func webauthn(_ context: RequestContext) async -> HTTPResponse { document(wellKnown.relatedOrigins) }
+
+    func passkeyEndpoints(_ context: RequestContext) async -> HTTPResponse { document(wellKnown.passkeyEndpoints) }
+
+    func openAPIJSON(_ context: RequestContext) async -> HTTPResponse {
+        guard let openAPI else { return Problem.notFound.response }
+        return HTTPResponse(status: 200, contentType: "application/json", body: openAPI)
+    }
+
+    /// JSON is a subset of YAML 1.2, so the JSON document is served as YAML too.
+    func openAPIYAML(_ context: RequestContext) async -> HTTPResponse {
+        guard let openAPI else { return Problem.notFound.response }
+        return HTTPResponse(status: 200, contentType: "application/yaml", body: openAPI)
+    }
+
+    private func document(_ body: [UInt8]?) -> HTTPResponse {
+        guard let body else { return Problem.notFound.response }
+        return HTTPResponse(status: 200, contentType: "application/json", body: body)
+    }
+}

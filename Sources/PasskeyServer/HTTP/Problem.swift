@@ -1,0 +1,77 @@
+internal import PasskeyHTTP
+
+/// An RFC 9457 problem detail with the contract's stable `code`.
+struct Problem: Error, Sendable {
+    let status: Int
+    let code: String
+    /// For humans; never a secret, never an echo of input.
+    let detail: String
+    /// Registration verification failures only.
+    var reason: String?
+    var headers: [(name: String, value: String)] = []
+
+    init(status: Int, code: String, detail: String, reason: String? = nil, headers: [(name: String, value: String)] = []) {
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.reason = reason
+        self.headers = headers
+    }
+
+    static func invalidRequest(_ detail: String) -> Problem {
+        Problem(status: 400, code: "invalid-request", detail: detail)
+    }
+    static let unauthorized = Problem(status: 401, code: "unauthorized", detail: "A valid bearer token is required.")
+    static let notFound = Problem(status: 404, code: "not-found", detail: "No such resource.")
+    static let unavailable = Problem(
+        status: 503, code: "service-unavailable", detail: "The database is unavailable; try again shortly.",
+        headers: [("Retry-After", "1")])
+    static let internalFailure = Problem(status: 500, code: "internal", detail: "Internal error.")
+    static let payloadTooLarge = Problem(
+        status: 413, code: "payload-too-large", detail: "Request bodies are limited to 65536 bytes.")
+
+    static func rateLimited(retryAfter: Int) -> Problem {
+        Problem(
+            status: 429, code: "rate-limited", detail: "Too many requests; retry later.",
+            headers: [("Retry-After", String(max(1, retryAfter)))])
+    }
+
+    static func methodNotAllowed(allow: [String]) -> Problem {
+        Problem(
+            status: 405, code: "method-not-allowed", detail: "This method is not allowed here.",
+            headers: [("Allow", allow.joined(separator: ", "))])
+    }
+
+    /// The status phrase used as `title` (RFC 9457 §4.2 with `type: about:blank`).
+    static func phrase(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 409: "Conflict"
+        case 413: "Content Too Large"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Error"
+        }
+    }
+
+    private struct Body: Encodable {
+        let type = "about:blank"
+        let title: String
+        let status: Int
+        let detail: String
+        let code: String
+        let reason: String?
+    }
+
+    var response: HTTPResponse {
+        let body = WireJSON.encode(
+            Body(title: Self.phrase(status), status: status, detail: detail, code: code, reason: reason))
+        return HTTPResponse(
+            status: status, headers: [("Content-Type", "application/problem+json")] + headers, body: body)
+    }
+}

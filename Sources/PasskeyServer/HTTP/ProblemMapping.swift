@@ -1,0 +1,135 @@
+internal import PasskeyApplication
+
+/// The one place where use-case errors become HTTP problems. Every switch is exhaustive and
+/// has no `default:`, so a new error case breaks the build here and nowhere else.
+enum ProblemMapping {
+    static func problem(_ error: PasswordAccountRegistrationError) -> Problem {
+        switch error {
+        case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
+        case .weakPassword:
+            Problem(status: 400, code: "weak-password", detail: "Passwords need at least 8 characters (at most 1024 bytes).")
+        case .emailTaken: Problem(status: 409, code: "email-taken", detail: "An account with this email exists.")
+        case .unavailable: .unavailable
+        case .internalFailure: .internalFailure
+        }
+    }
+
+    static func problem(_ error: PasswordAuthenticationError) -> Problem {
+        switch error {
+        case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
+        case .invalidCredentials:
+            Problem(status: 401, code: "invalid-credentials", detail: "The email or password is not right.")
+        case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
+        case .unavailable: .unavailable
+        case .internalFailure: .internalFailure
+        }
+    }
+
+    static func problem(_ error: SignOutError) -> Problem {
+        switch error {
+        case .unavailable: .unavailable
+        case .internalFailure: .internalFailure
+        }
+    }
+
+    static func problem(_ error: PasskeyRegistrationStartError) -> Problem {
+        switch error {
+        case .conditionalNotAllowed:
+            Problem(
+                status: 403, code: "conditional-not-allowed",
+                detail: "Conditional registration needs a recent password sign-in.")
+        case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
+        case .unavailable: .unavailable
+        case .internalFailure: .internalFailure
+        }
+    }
+
+    static func problem(_ error: PasskeyRegistrationFinishError) -> Problem {
+        switch error {
+        case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
+        case .challengeUnavailable: challengeUnavailable
+        case .verificationFailed(let failure): verificationFailed(failure)
+        case .credentialExists: credentialExists
+        case .unavailable: .unavailable
+        case .internalFailure: .internalFailure
+        }
+    }
+
+    static func problem(_ error: PasskeyAccountRegistrationStartError) -> Problem {
+        switch error {
+        case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
+        case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
+        case .unavailable: .unavailable
+        case .internalFailure: .internalFailure
+        }
+    }
+
+    static func problem(_ error: PasskeyAccountRegistrationFinishError) -> Problem {
+        switch error {
+        case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
+        case .registrationUnavailable:
+            Problem(
+                status: 400, code: "registration-unavailable",
+                detail: "The registration is unknown, expired or completed.")
+        case .verificationFailed(let failure): verificationFailed(failure)
+        case .registrationMismatch:
+            Problem(
+                status: 400, code: "registration-mismatch",
+                detail: "Email or display name differ from those given at start.")
+        case .emailTaken: Problem(status: 409, code: "email-taken", detail: "An account with this email exists.")
+        case .credentialExists: credentialExists
+        case .unavailable: .unavailable
+        case .internalFailure: .internalFailure
+        }
+    }
+
+    static func problem(_ error: PasskeyAuthenticationStartError) -> Problem {
+        switch error {
+        case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
+        case .unavailable: .unavailable
+        case .internalFailure: .internalFailure
+        }
+    }
+
+    static func problem(_ error: PasskeyAuthenticationFinishError) -> Problem {
+        switch error {
+        case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
+        case .challengeUnavailable: challengeUnavailable
+        case .unknownCredential:
+            Problem(status: 401, code: "unknown-credential", detail: "This passkey is not registered here.")
+        case .authenticationFailed:
+            // The reason is logged, never told: it would help an attacker.
+            Problem(status: 401, code: "authentication-failed", detail: "The passkey sign-in could not be verified.")
+        case .unavailable: .unavailable
+        case .internalFailure: .internalFailure
+        }
+    }
+
+    static func problem(_ error: AccountManagementError) -> Problem {
+        switch error {
+        case .notFound: .notFound
+        case .lastCredential:
+            Problem(
+                status: 409, code: "last-credential",
+                detail: "This would leave the account with no way to sign in.")
+        case .passkeyNotYetUsed:
+            Problem(
+                status: 409, code: "passkey-not-yet-used",
+                detail: "Sign in with a passkey once before removing the password.")
+        case .unavailable: .unavailable
+        case .internalFailure: .internalFailure
+        }
+    }
+
+    private static let challengeUnavailable = Problem(
+        status: 400, code: "challenge-unavailable", detail: "The challenge is unknown, expired or already used.")
+
+    private static let credentialExists = Problem(
+        status: 409, code: "credential-exists", detail: "This passkey is already registered.")
+
+    private static func verificationFailed(_ failure: CredentialVerificationFailure) -> Problem {
+        Problem(
+            status: 400, code: "registration-verification-failed",
+            detail: "The authenticator's response could not be verified.", reason: failure.reason)
+    }
+}

@@ -1,0 +1,191 @@
+internal import Foundation
+internal import PasskeyApplication
+internal import PasskeyDomain
+internal import PasskeyHTTP
+internal import PasskeyLibpq
+internal import PasskeyPasswordHashing
+internal import PasskeyPersistence
+internal import PasskeyWebAuthn
+
+/// The composition root: the one place that names concrete adapters and wires the use cases,
+/// controllers and routes together.
+final class PasskeyServerApp: Sendable {
+    let configuration: ServerConfiguration
+    let pool: PostgresConnectionPool
+    let logger: Logger
+    let metrics: Metrics
+    let router: Router
+    let maintenance: PostgresMaintenanceRepository
+    private let addresses: ClientAddressResolver
+
+    init(configuration: ServerConfiguration, migrations: MigrationRunner, openAPI: [UInt8]?,
+         trustAnchors: TrustAnchors, clock: any Clock = SystemClock()) throws(ConfigurationError) {
+        self.configuration = configuration
+        let policy = configuration.policy
+        let logger = Logger(level: configuration.logLevel)
+        let metrics = Metrics()
+        let pool = PostgresConnectionPool(
+            configuration: .init(conninfo: configuration.databaseURL, maximumConnections: configuration.databasePoolSize))
+        let accounts = PostgresAccountRepository(pool: pool)
+        let passkeys = PostgresPasskeyCredentialRepository(pool: pool)
+        let challenges = PostgresChallengeRepository(pool: pool)
+        let registrations = PostgresAccountRegistrationRepository(pool: pool)
+        let sessions = PostgresSessionRepository(pool: pool)
+        let rateLimits = PostgresRateLimitRepository(pool: pool)
+        let maintenance = PostgresMaintenanceRepository(
+            pool: pool, migrations: migrations, passwordFailureWindow: Int(policy.passwordFailureWindow))
+        let verifier: WebAuthnCredentialVerifier
+        do {
+            verifier = try WebAuthnCredentialVerifier(
+                configuration: WebAuthnVerifierConfiguration(
+                    relyingPartyID: policy.relyingPartyID, allowedOrigins: configuration.verifierOrigins,
+                    allowedAlgorithms: policy.algorithms, attestationPolicy: configuration.attestationPolicy,
+                    trustAnchors: trustAnchors))
+        } catch {
+            throw ConfigurationError(variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "a file is not an X.509 certificate")
+        }
+        let hasher = Argon2PasswordHasher()
+        let tokens = OpenSSLSessionTokenGenerator()
+        let random = OpenSSLRandomGenerator()
+        let names = KnownAuthenticatorNames()
+        let issuer = SessionIssuer(tokens: tokens, lifetime: policy.sessionLifetime)
+        let limiter = StartRateLimiter(repository: rateLimits, limitPerMinute: policy.startsPerMinute)
+        let support = ControllerSupport(
+            bearer: BearerAuthenticationUseCase(sessions: sessions, tokens: tokens, clock: clock), logger: logger,
+            metrics: metrics)
+
+        let password = PasswordController(
+            support: support,
+            registration: PasswordAccountRegistrationUseCase(accounts: accounts, hasher: hasher, clock: clock),
+            authentication: PasswordAuthenticationUseCase(
+                accounts: accounts, sessions: sessions, rateLimits: rateLimits, hasher: hasher, issuer: issuer,
+                policy: policy, clock: clock),
+            signOut: SignOutUseCase(sessions: sessions, clock: clock))
+        let registration = PasskeyRegistrationController(
+            support: support,
+            start: PasskeyRegistrationStartUseCase(
+                accounts: accounts, challenges: challenges, limiter: limiter, random: random, policy: policy,
+                clock: clock),
+            finish: PasskeyRegistrationFinishUseCase(
+                challenges: challenges, passkeys: passkeys, verifier: verifier, names: names, policy: policy,
+                clock: clock),
+            relyingPartyName: policy.relyingPartyName)
+        let accountRegistration = PasskeyAccountRegistrationController(
+            support: support,
+            start: PasskeyAccountRegistrationStartUseCase(
+                registrations: registrations, limiter: limiter, random: random, policy: policy, clock: clock),
+            finish: PasskeyAccountRegistrationFinishUseCase(
+                registrations: registrations, verifier: verifier, names: names, issuer: issuer, policy: policy,
+                clock: clock))
+        let authentication = PasskeyAuthenticationController(
+            support: support,
+            start: PasskeyAuthenticationStartUseCase(
+                challenges: challenges, limiter: limiter, random: random, policy: policy, clock: clock),
+            finish: PasskeyAuthenticationFinishUseCase(
+                challenges: challenges, sessions: sessions, verifier: verifier, issuer: issuer, policy: policy,
+                clock: clock))
+        let account = AccountController(
+            support: support, query: AccountQueryUseCase(accounts: accounts),
+            list: PasskeyListUseCase(passkeys: passkeys), rename: PasskeyRenameUseCase(passkeys: passkeys),
+            deletion: PasskeyDeletionUseCase(passkeys: passkeys),
+            passwordRemoval: PasswordRemovalUseCase(accounts: accounts))
+        let operations = OperationsController(
+            maintenance: maintenance, metrics: metrics, wellKnown: WellKnownDocuments(configuration: configuration),
+            openAPI: openAPI)
+
+        var router = Router()
+        router.add("POST", "/v1/accounts", password.createAccount)
+        router.add("POST", "/v1/sessions", password.signIn)
+        router.add("DELETE", "/v1/sessions/current", password.signOut)
+        router.add("POST", "/v1/passkeys/registrations", registration.start)
+        router.add("POST", "/v1/passkeys/registrations/finish", registration.finish)
+        router.add("POST", "/v1/passkey-accounts/registrations", accountRegistration.start)
+        router.add("POST", "/v1/passkey-accounts/registrations/finish", accountRegistration.finish)
+        router.add("POST", "/v1/passkeys/authentications", authentication.start)
+        router.add("POST", "/v1/passkeys/authentications/finish", authentication.finish)
+        router.add("GET", "/v1/account", account.account)
+        router.add("DELETE", "/v1/account/password", account.removePassword)
+        router.add("GET", "/v1/passkeys", account.passkeys)
+        router.add("PATCH", "/v1/passkeys/{credentialID}", account.renamePasskey)
+        router.add("DELETE", "/v1/passkeys/{credentialID}", account.deletePasskey)
+        router.add("GET", "/healthz", operations.health)
+        router.add("GET", "/readyz", operations.ready)
+        router.add("GET", "/metrics", operations.metrics)
+        router.add("GET", "/.well-known/apple-app-site-association", operations.appleAppSiteAssociation)
+        router.add("GET", "/.well-known/assetlinks.json", operations.assetLinks)
+        router.add("GET", "/.well-known/webauthn", operations.webauthn)
+        router.add("GET", "/.well-known/passkey-endpoints", operations.passkeyEndpoints)
+        router.add("GET", "/openapi.json", operations.openAPIJSON)
+        router.add("GET", "/openapi.yaml", operations.openAPIYAML)
+
+        self.pool = pool
+        self.logger = logger
+        self.metrics = metrics
+        self.router = router
+        self.maintenance = maintenance
+        self.addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
+    }
+
+    /// Every request passes here: request ID, client address, CORS, routing, access log, metrics.
+    func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let started = ContinuousClock.now
+        let requestID = Self.requestID(request.header("x-request-id"))
+        let client = addresses.resolve(peer: request.remoteAddress, forwardedFor: request.header("x-forwarded-for"))
+        let method = request.method == "HEAD" ? "GET" : request.method
+        var routeLabel = "unmatched"
+        var response: HTTPResponse
+        if request.method == "OPTIONS" {
+            response = preflight(request)
+        } else {
+            switch router.match(method: method, path: request.path) {
+            case .found(let route, let parameters):
+                routeLabel = route.pattern
+                let context = RequestContext(
+                    request: request, requestID: requestID, clientAddress: client, pathParameters: parameters)
+                response = await route.handler(context)
+            case .methodNotAllowed(let allow):
+                response = Problem.methodNotAllowed(allow: allow).response
+            case .notFound:
+                response = Problem.notFound.response
+            }
+        }
+        if request.method == "HEAD" { response.body = [] }
+        response.headers.append(("X-Request-ID", requestID))
+        response.headers.append(("Cache-Control", "no-store"))
+        if let origin = request.header("origin"), configuration.corsAllowedOrigins.contains(origin) {
+            response.headers.append(("Access-Control-Allow-Origin", origin))
+            response.headers.append(("Vary", "Origin"))
+        }
+        let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+            + Double((ContinuousClock.now - started).components.seconds)
+        metrics.recordRequest(route: routeLabel, method: request.method, status: response.status, seconds: seconds)
+        logger.info([
+            "event": "request", "method": request.method, "route": routeLabel, "status": String(response.status),
+            "duration_ms": String(format: "%.2f", seconds * 1000), "client": client, "request_id": requestID,
+        ])
+        return response
+    }
+
+    /// CORS preflight: allowed origins get the methods of the path; others get no CORS headers.
+    private func preflight(_ request: HTTPRequest) -> HTTPResponse {
+        let methods = router.methods(for: request.path)
+        guard !methods.isEmpty else { return Problem.notFound.response }
+        var response = HTTPResponse(status: 204, headers: [("Allow", (methods + ["OPTIONS"]).joined(separator: ", "))])
+        if let origin = request.header("origin"), configuration.corsAllowedOrigins.contains(origin) {
+            response.headers.append(("Access-Control-Allow-Methods", methods.joined(separator: ", ")))
+            response.headers.append(("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-ID"))
+            response.headers.append(("Access-Control-Max-Age", "600"))
+        }
+        return response
+    }
+
+    /// A client's `X-Request-ID` when it is a short token, else a new UUID.
+    static func requestID(_ given: String?) -> String {
+        if let given, (1...64).contains(given.count),
+            given.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        {
+            return given
+        }
+        return UUID().uuidString.lowercased()
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import PasskeyHTTP
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Starting, binding errors and graceful shutdown.
+@Suite struct HTTPServerLifecycleTests {
+    /// Flips once the handler has started.
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        func set() { value.withLock { $0 = true } }
+        var isSet: Bool { value.withLock { $0 } }
+    }
+
+    @Test func portZeroBindsAnEphemeralPort() async throws {
+        try await TestServer.with { server in
+            #expect(server.port > 0)
+            let status = try await server.send("GET", "/").status
+            #expect(status == 200)
+        }
+    }
+
+    @Test func startOnAPortInUseThrows() async throws {
+        try await TestServer.with { first in
+            let second = HTTPServer(configuration: .init(host: "127.0.0.1", port: first.port)) { _ in
+                HTTPResponse(status: 200)
+            }
+            #expect(throws: HTTPServerError.addressInUse(host: "127.0.0.1", port: first.port)) { try second.start() }
+            let error = HTTPServerError.addressInUse(host: "127.0.0.1", port: first.port)
+            #expect(error.description.contains("address already in use"))
+            // The first server is unaffected.
+            let status = try await first.send("GET", "/").status
+            #expect(status == 200)
+        }
+    }
+
+    @Test(arguments: ["localhost.example", "256.1.1.1", "", "::1::"])
+    func startWithAnInvalidHostThrows(host: String) {
+        let server = HTTPServer(configuration: .init(host: host, port: 0)) { _ in HTTPResponse(status: 200) }
+        #expect(throws: HTTPServerError.invalidHost(host)) { try server.start() }
+    }
+
+    @Test func startWithAnAddressOfAnotherMachineThrows() {
+        let server = HTTPServer(configuration: .init(host: "192.0.2.1", port: 0)) { _ in HTTPResponse(status: 200) }
+        #expect {
+            try server.start()
+        } throws: { error in
+            guard case .addressUnavailable(let host, _, _) = error as? HTTPServerError else { return false }
+            return host == "192.0.2.1"
+        }
+    }
+
+    @Test func startTwiceThrows() async throws {
+        try await TestServer.with { server in
+            #expect(throws: HTTPServerError.alreadyStarted) { try server.server.start() }
+        }
+    }
+
+    @Test func shutdownWaitsForTheRequestInFlightThenRefusesConnections() async throws {
+        let entered = Flag()
+        let handler: @Sendable (HTTPRequest) async -> HTTPResponse = { _ in
+            entered.set()
+            try? await Task.sleep(for: .milliseconds(300))
+            return HTTPResponse(status: 200, contentType: "text/plain", body: Array("finished".utf8))
+        }
+        let configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threads: 2)
+        let server = HTTPServer(configuration: configuration, handler: handler)
+        try server.start()
+        let client = RawHTTPClient(port: server.port)
+        let inFlight = Task { try await client.exchange(Array("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n".utf8)) }
+        for _ in 0..<200 where !entered.isSet { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(entered.isSet)
+
+        let started = ContinuousClock.now
+        await server.shutdown(gracePeriod: .seconds(5))
+        let elapsed = ContinuousClock.now - started
+
+        let response = try await inFlight.value
+        #expect(response.status == 200)
+        #expect(response.body == Array("finished".utf8))
+        // Shutdown returned only after the handler (300 ms) had finished.
+        #expect(elapsed >= .milliseconds(200))
+        #expect(try await client.connectionError() == ECONNREFUSED)
+        await server.shutdown(gracePeriod: .seconds(1))  // idempotent
+    }
+
+    @Test func handlerOutlivingTheGracePeriodGetsTheShutdownResponse() async throws {
+        let entered = Flag()
+        let handler: @Sendable (HTTPRequest) async -> HTTPResponse = { _ in
+            entered.set()
+            // Ignores cancellation on purpose: the server must still stop in time.
+            let deadline = ContinuousClock.now + .seconds(3)
+            while ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+            return HTTPResponse(status: 200)
+        }
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threads: 2), handler: handler)
+        try server.start()
+        let client = RawHTTPClient(port: server.port)
+        let inFlight = Task { try await client.exchange(Array("GET /stuck HTTP/1.1\r\nHost: t\r\n\r\n".utf8)) }
+        for _ in 0..<200 where !entered.isSet { try await Task.sleep(for: .milliseconds(5)) }
+
+        await server.shutdown(gracePeriod: .milliseconds(200))
+        let response = try await inFlight.value
+        // 503 rather than the handler's 200: the client was answered without waiting for it.
+        #expect(response.status == 503)
+        #expect(response.header("connection") == "close")
+    }
+
+    @Test func shutdownBeforeStartAndTwiceIsHarmless() async throws {
+        let server = HTTPServer(configuration: .init(port: 0)) { _ in HTTPResponse(status: 200) }
+        await server.shutdown(gracePeriod: .seconds(1))
+        await server.shutdown(gracePeriod: .seconds(1))
+        #expect(throws: HTTPServerError.alreadyStarted) { try server.start() }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import PasskeyLibpq
+import PasskeyTestSupport
+import Testing
+@testable import PasskeyServer
+
+@Suite struct CommandLineTests {
+    /// The built executable (next to the test bundle).
+    private var executable: String {
+        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("passkey-server").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return PackagePaths.root.appendingPathComponent(".build/debug/passkey-server").path
+    }
+
+    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        env.removeValue(forKey: "PASSKEY_TEST_DATABASE_URL")
+        var status: Int32 = 0
+        do {
+            try ChildProcess.run([executable] + arguments, logFile: log, environment: env)
+        } catch let failure as ChildProcess.Failure {
+            status = failure.status
+        }
+        return (status, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+    }
+
+    @Test func verifyResponseGivesEveryVectorsVerdict() throws {
+        let folder = PackagePaths.shared.appendingPathComponent("webauthn-vectors/vectors")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        try #require(files.count == 98, "the shared vectors must be present")
+        let (status, output) = try run(["verify-response"] + files.map { folder.appendingPathComponent($0).path })
+        #expect(status == 0)
+        let lines = output.split(separator: "\n").filter { $0.hasPrefix("ok ") || $0.hasPrefix("refused ") }
+        #expect(lines.count == 98)
+        #expect(lines.contains { $0.hasPrefix("ok auth-es256-localhost-pywebauthn ") && $0.contains("signCount=78") })
+        #expect(lines.contains { $0 == "refused auth-es256-localhost-pywebauthn--wrong-origin reason=originMismatch" })
+        let unreadable = try run(["verify-response", "/nonexistent.json"])
+        #expect(unreadable.status == 2)
+        #expect(try run(["verify-response", "--help"]).status == 0)
+    }
+
+    @Test func migrateAndConfigurationErrorsAreOneLine() throws {
+        let missing = try run(["migrate"], environment: ["DATABASE_URL": ""])
+        #expect(missing.status != 0)
+        #expect(missing.output.contains("DATABASE_URL"))
+        let unreachable = try run(["migrate"], environment: ["DATABASE_URL": "host=/nonexistent port=1 user=x dbname=y"])
+        #expect(unreachable.status != 0)
+        #expect(unreachable.output.split(separator: "\n").count == 1)
+        let badPort = try run(["serve"], environment: ["DATABASE_URL": "host=/tmp dbname=x", "PORT": "nope"])
+        #expect(badPort.status != 0)
+        #expect(badPort.output.contains("PORT"))
+        for command in ["serve", "migrate", "sweep", "import-passwords", "verify-response"] {
+            #expect(try run([command, "--help"]).status == 0, "\(command) --help")
+        }
+    }
+
+    @Test func importPasswordsIsAllOrNothingAndUsersSignInWithLegacyHashes() async throws {
+        try await withTestDatabase { database, pool in
+            // bcrypt of "correct horse battery staple" at cost 4 (made with Python's bcrypt package).
+            let bcrypt = "$2b$04$cSLtjkxpAZcwPsDtveNc2.jTllJfJ1L8bKg0XTrl2vQFifoB8oAM6"
+            let good = """
+                {"email": "legacy1@example.com", "displayName": "Legacy One", "passwordHash": "\(bcrypt)"}
+                {"email": "legacy2@example.com", "displayName": "Legacy Two", "passwordHash": "\(bcrypt)"}
+                """
+            let bad = good + "\n{\"email\": \"LEGACY1@example.com\", \"displayName\": \"Dup\", \"passwordHash\": \"\(bcrypt)\"}\n"
+            let folder = FileManager.default.temporaryDirectory
+            let badFile = folder.appendingPathComponent("import-bad-\(UUID().uuidString).jsonl")
+            let goodFile = folder.appendingPathComponent("import-good-\(UUID().uuidString).jsonl")
+            try bad.write(to: badFile, atomically: true, encoding: .utf8)
+            try good.write(to: goodFile, atomically: true, encoding: .utf8)
+            defer {
+                try? FileManager.default.removeItem(at: badFile)
+                try? FileManager.default.removeItem(at: goodFile)
+            }
+            let env = ["DATABASE_URL": database.conninfo]
+            #expect(await ImportPasswordsCommand.run(arguments: [badFile.path], environment: env) == 1)
+            let none = try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT count(*) FROM accounts").first!.int(0) }
+            #expect(none == 0)
+            #expect(await ImportPasswordsCommand.run(arguments: [goodFile.path], environment: env) == 0)
+
+            let server = try TestServer(conninfo: database.conninfo)
+            let session = try await server.client.send(
+                "POST", "/v1/sessions", json: ["email": "legacy1@example.com", "password": "correct horse battery staple"])
+            #expect(session.status == 200, "\(session.text)")
+            let hash = try await pool.withConnection { c throws(PostgresError) in
+                try c.query("SELECT p.password_hash FROM password_credentials p JOIN account_emails e USING (account_id) WHERE e.normalized_email = 'legacy1@example.com'").first!.string(0)
+            }
+            #expect(hash.hasPrefix("$argon2id$"), "re-hashed on sign-in")
+            await server.stop()
+        }
+    }
+}

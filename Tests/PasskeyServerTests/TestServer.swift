@@ -1,0 +1,64 @@
+import Foundation
+import PasskeyApplication
+import PasskeyHTTP
+import PasskeyLibpq
+import PasskeyPersistence
+import PasskeyTestSupport
+@testable import PasskeyServer
+
+/// The real server (composition root + libmicrohttpd) on a real socket (127.0.0.1, any free
+/// port), on a throwaway database.
+final class TestServer: Sendable {
+    let app: PasskeyServerApp
+    let server: HTTPServer
+    let client: TestHTTPClient
+
+    static let origin = "http://localhost:8080"
+
+    /// Test defaults: generous limits (tests that exercise limits set their own).
+    static let baseEnvironment: [String: String] = [
+        "PASSKEY_RP_ID": "localhost", "PASSKEY_ORIGINS": origin, "RATE_LIMIT_STARTS_PER_MINUTE": "0",
+        "HOST": "127.0.0.1", "PORT": "0", "LOG_LEVEL": "error", "DATABASE_POOL_SIZE": "8",
+    ]
+
+    init(conninfo: String, environment: [String: String] = [:], clock: any Clock = SystemClock()) throws {
+        var env = Self.baseEnvironment.merging(environment) { $1 }
+        env["DATABASE_URL"] = conninfo
+        let configuration = try ServerConfiguration.load(from: env)
+        let migrations = try Migration.load(from: PackagePaths.migrations)
+        let openAPI = FileManager.default.contents(atPath: PackagePaths.root.appendingPathComponent("openapi.json").path)
+        app = try PasskeyServerApp(
+            configuration: configuration, migrations: MigrationRunner(migrations: migrations),
+            openAPI: openAPI.map { Array($0) },
+            trustAnchors: try configuration.loadTrustAnchors(), clock: clock)
+        let app = self.app
+        server = HTTPServer(
+            configuration: .init(
+                host: "127.0.0.1", port: 0, threads: 2, tooLarge: { Problem.payloadTooLarge.response }),
+            handler: { await app.handle($0) })
+        try server.start()
+        client = TestHTTPClient(base: "http://127.0.0.1:\(server.port)")
+    }
+
+    func stop() async {
+        await server.shutdown(gracePeriod: .seconds(5))
+        app.pool.close()
+    }
+}
+
+/// Runs `body` against a fresh server on a fresh database; stops and drops both afterwards.
+func withServer(
+    environment: [String: String] = [:], clock: any Clock = SystemClock(),
+    _ body: (TestServer, TestDatabase) async throws -> Void
+) async throws {
+    try await withTestDatabase { database, _ in
+        let server = try TestServer(conninfo: database.conninfo, environment: environment, clock: clock)
+        do {
+            try await body(server, database)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+}

@@ -71,15 +71,9 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
             throw .verificationFailed(error)
         }
         let account = Account(id: registration.prospectiveAccountID, displayName: displayName, createdAt: now)
-        let credential = PasskeyCredential(
-            id: verified.credentialID, accountID: account.id, publicKey: verified.publicKey,
-            algorithm: verified.algorithm.rawValue, signCount: verified.signCount, aaguid: verified.aaguid,
-            transports: response.transports, backupEligible: verified.backupEligible,
-            backupState: verified.backupState, attestationFormat: verified.attestationFormat,
-            attestationType: verified.attestationType, residentKey: residentKey,
-            userVerified: verified.userVerified,
-            name: name ?? PasskeyName(trusted: names.name(for: verified.aaguid) ?? "Passkey"), createdAt: now,
-            lastUsedAt: nil)
+        let credential = verified.credential(
+            accountID: account.id, response: response, name: name, residentKey: residentKey, names: names,
+            createdAt: now)
         let (stored, issued) = issuer.make(for: account, method: .passkey, now: now)
         let completion: AccountRegistrationCompletion
         do {

@@ -63,15 +63,9 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
         } catch {
             throw .verificationFailed(error)
         }
-        let credential = PasskeyCredential(
-            id: verified.credentialID, accountID: session.account.id, publicKey: verified.publicKey,
-            algorithm: verified.algorithm.rawValue, signCount: verified.signCount, aaguid: verified.aaguid,
-            transports: response.transports, backupEligible: verified.backupEligible,
-            backupState: verified.backupState, attestationFormat: verified.attestationFormat,
-            attestationType: verified.attestationType, residentKey: residentKey,
-            userVerified: verified.userVerified,
-            name: name ?? PasskeyName(trusted: names.name(for: verified.aaguid) ?? "Passkey"), createdAt: now,
-            lastUsedAt: nil)
+        let credential = verified.credential(
+            accountID: session.account.id, response: response, name: name, residentKey: residentKey, names: names,
+            createdAt: now)
         do {
             try await passkeys.addCredential(credential)
         } catch {

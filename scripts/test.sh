@@ -20,6 +20,9 @@ status=0
 echo "== offline checks"
 check-jsonschema --builtin-schema vendor.compose-spec docker-compose.yml || status=1
 
+echo "== swift format lint"
+swift format lint --strict --recursive Sources Tests Fuzz/Sources Package.swift || status=1
+
 echo "== swift build (a warning fails the run)"
 swift build --build-tests 2>&1 | tee "$tmp/build.log" >/dev/null || status=1
 if grep -E "(error|warning):" "$tmp/build.log"; then status=1; fi

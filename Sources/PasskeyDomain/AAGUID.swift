@@ -22,7 +22,9 @@ package struct AAGUID: Hashable, Sendable, CustomStringConvertible {
     /// Lowercase hyphenated form, e.g. `fbfc3007-154e-4ecc-8c0b-6e020557d7bd`.
     package var description: String {
         let b = bytes
-        let uuid = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        let uuid = UUID(
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        )
         return uuid.uuidString.lowercased()
     }
 }

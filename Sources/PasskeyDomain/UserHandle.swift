@@ -21,6 +21,9 @@ package struct UserHandle: Hashable, Sendable {
     package var accountID: AccountID {
         let b = bytes
         return AccountID(
-            UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+            UUID(
+                uuid: (
+                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+                )))
     }
 }

@@ -179,7 +179,7 @@ package final class PostgresConnection {
         _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R
     ) -> R {
         let copies = strings.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
+        defer { for copy in copies { free(copy) } }
         var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
         return pointers.withUnsafeMutableBufferPointer { buffer in
             // Buffer is non-empty (at least the terminating nil).

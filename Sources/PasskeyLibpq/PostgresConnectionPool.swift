@@ -86,84 +86,80 @@ package final class PostgresConnectionPool: Sendable {
     private enum Plan {
         case use(PooledConnection)
         case open(generation: UInt64)
-        case wait
+        case wait(id: UInt64)
         case refuse
     }
 
+    /// Decides under one lock whether to use an idle connection, open one, or wait, and
+    /// registers the waiter in the same critical section, so a release can never slip in
+    /// between the decision and the registration (no lost wake-up).
     private func acquire() async throws(PostgresError) -> PooledConnection {
-        let (plan, stale): (Plan, [PooledConnection]) = state.withLock { state in
-            if state.closed { return (.refuse, []) }
-            var stale: [PooledConnection] = []
-            while let candidate = state.idle.popLast() {
-                if candidate.generation >= state.generation {
-                    return (.use(candidate), stale)
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                var stale: [PooledConnection] = []
+                let plan: Plan = state.withLock { state in
+                    if state.closed { return .refuse }
+                    while let candidate = state.idle.popLast() {
+                        if candidate.generation >= state.generation { return .use(candidate) }
+                        stale.append(candidate)
+                        state.open -= 1
+                    }
+                    if state.open < configuration.maximumConnections {
+                        state.open += 1
+                        return .open(generation: state.generation)
+                    }
+                    state.nextWaiterID += 1
+                    state.waiters.append(Waiter(id: state.nextWaiterID, continuation: continuation))
+                    return .wait(id: state.nextWaiterID)
                 }
-                stale.append(candidate)
-                state.open -= 1
+                stale.removeAll()  // Closed outside the lock (deinit calls PQfinish).
+                switch plan {
+                case .use(let pooled):
+                    continuation.resume(returning: pooled)
+                case .open(let generation):
+                    open(generation: generation, for: continuation)
+                case .wait(let id):
+                    scheduleTimeout(for: id)
+                case .refuse:
+                    continuation.resume(throwing: PostgresError(kind: .poolClosed, diagnostic: "pool closed"))
+                }
             }
-            if state.open < configuration.maximumConnections {
-                state.open += 1
-                return (.open(generation: state.generation), stale)
-            }
-            return (.wait, stale)
-        }
-        _ = stale  // Dropped outside the lock; deinit closes them.
-        switch plan {
-        case .use(let pooled):
-            return pooled
-        case .open(let generation):
-            return try await open(generation: generation)
-        case .refuse:
-            throw PostgresError(kind: .poolClosed, diagnostic: "pool closed")
-        case .wait:
-            do {
-                return try await waitForConnection()
-            } catch let error as PostgresError {
-                throw error
-            } catch {
-                throw PostgresError(kind: .poolTimeout, diagnostic: "\(error)")
-            }
+        } catch let error as PostgresError {
+            throw error
+        } catch {
+            throw PostgresError(kind: .poolTimeout, diagnostic: "\(error)")
         }
     }
 
-    private func open(generation: UInt64) async throws(PostgresError) -> PooledConnection {
+    /// Connects on the new connection's own queue and hands the connection to `continuation`.
+    private func open(generation: UInt64, for continuation: CheckedContinuation<PooledConnection, any Error>) {
         let conninfo = configuration.conninfo
         let queue = DispatchQueue(label: "passkey.postgres.connection")
-        let result: Result<PooledConnection, PostgresError> = await withCheckedContinuation { continuation in
-            queue.async {
+        queue.async { [self] in
+            do {
+                let connection = try PostgresConnection(conninfo: conninfo)
                 continuation.resume(
-                    returning: Result { () throws(PostgresError) -> PooledConnection in
-                        PooledConnection(
-                            connection: try PostgresConnection(conninfo: conninfo), queue: queue,
-                            generation: generation)
-                    })
+                    returning: PooledConnection(connection: connection, queue: queue, generation: generation))
+            } catch {
+                state.withLock { $0.open -= 1 }
+                continuation.resume(throwing: error)
             }
         }
-        if case .failure = result {
-            state.withLock { $0.open -= 1 }
-        }
-        return try result.get()
     }
 
-    private func waitForConnection() async throws -> PooledConnection {
+    /// Fails the waiter `id` with `poolTimeout` if it is still waiting after `acquireTimeout`.
+    private func scheduleTimeout(for id: UInt64) {
         let timeout = configuration.acquireTimeout
-        return try await withCheckedThrowingContinuation { continuation in
-            let id: UInt64 = state.withLock { state in
-                state.nextWaiterID += 1
-                state.waiters.append(Waiter(id: state.nextWaiterID, continuation: continuation))
-                return state.nextWaiterID
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self else { return }
+            let expired: Waiter? = self.state.withLock { state in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index)
             }
-            let (seconds, attoseconds) = timeout.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-                guard let self else { return }
-                let expired: Waiter? = self.state.withLock { state in
-                    guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                    return state.waiters.remove(at: index)
-                }
-                expired?.continuation.resume(
-                    throwing: PostgresError(kind: .poolTimeout, diagnostic: "no connection free within \(timeout)"))
-            }
+            expired?.continuation.resume(
+                throwing: PostgresError(kind: .poolTimeout, diagnostic: "no connection free within \(timeout)"))
         }
     }
 
@@ -198,18 +194,7 @@ package final class PostgresConnectionPool: Sendable {
         case .handOver(let waiter, let connection):
             waiter.continuation.resume(returning: connection)
         case .openFor(let waiter, let generation):
-            let conninfo = configuration.conninfo
-            let queue = DispatchQueue(label: "passkey.postgres.connection")
-            queue.async { [self] in
-                do {
-                    let connection = try PostgresConnection(conninfo: conninfo)
-                    waiter.continuation.resume(
-                        returning: PooledConnection(connection: connection, queue: queue, generation: generation))
-                } catch {
-                    state.withLock { $0.open -= 1 }
-                    waiter.continuation.resume(throwing: error)
-                }
-            }
+            open(generation: generation, for: waiter.continuation)
         case .done:
             break
         }

@@ -14,7 +14,9 @@ enum PostgresTimestamp {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (y, m, d) = civil(fromDays: days)
-        let hh = secondOfDay / 3600, mm = (secondOfDay % 3600) / 60, ss = secondOfDay % 60
+        let hh = secondOfDay / 3600
+        let mm = (secondOfDay % 3600) / 60
+        let ss = secondOfDay % 60
         func pad(_ v: Int64, _ width: Int) -> String {
             let s = String(v)
             return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s

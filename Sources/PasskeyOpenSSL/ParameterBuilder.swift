@@ -43,7 +43,9 @@ final class ParameterBuilder {
 
     /// `EVP_PKEY_fromdata` with the pushed parameters, selecting a public key.
     func makeKey(algorithm: String) throws(OpenSSLError) -> OpaquePointer {
-        guard let params = OSSL_PARAM_BLD_to_param(builder) else { throw OpenSSLError.capture("OSSL_PARAM_BLD_to_param") }
+        guard let params = OSSL_PARAM_BLD_to_param(builder) else {
+            throw OpenSSLError.capture("OSSL_PARAM_BLD_to_param")
+        }
         defer { OSSL_PARAM_free(params) }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, algorithm, nil) else {
             throw OpenSSLError.capture("EVP_PKEY_CTX_new_from_name")

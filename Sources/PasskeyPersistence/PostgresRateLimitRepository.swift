@@ -55,8 +55,11 @@ package struct PostgresRateLimitRepository: RateLimitRepository {
                            (min(failed_at) + make_interval(secs => \(seconds)) - now())))::int, 0)
                 FROM recent
                 """)
-            guard let row = result.first else { return PasswordFailureCounts(forEmail: 0, forAddress: 0, retryAfter: 0) }
-            return PasswordFailureCounts(forEmail: try row.int(0), forAddress: try row.int(1), retryAfter: try row.int(2))
+            guard let row = result.first else {
+                return PasswordFailureCounts(forEmail: 0, forAddress: 0, retryAfter: 0)
+            }
+            return PasswordFailureCounts(
+                forEmail: try row.int(0), forAddress: try row.int(1), retryAfter: try row.int(2))
         }
     }
 

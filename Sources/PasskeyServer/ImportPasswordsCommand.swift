@@ -51,10 +51,13 @@ enum ImportPasswordsCommand {
                 return 1
             }
             guard let line = try? JSONDecoder().decode(Line.self, from: Data(trimmed)) else {
-                Console.error("passkey-server: import-passwords: line \(index + 1) is not {email, displayName, passwordHash}; nothing imported")
+                Console.error(
+                    "passkey-server: import-passwords: line \(index + 1) is not {email, displayName, passwordHash}; nothing imported"
+                )
                 return 1
             }
-            records.append(PasswordImportRecord(email: line.email, displayName: line.displayName, passwordHash: line.passwordHash))
+            records.append(
+                PasswordImportRecord(email: line.email, displayName: line.displayName, passwordHash: line.passwordHash))
         }
         let configuration: ServerConfiguration
         do {
@@ -63,7 +66,8 @@ enum ImportPasswordsCommand {
             Console.error("passkey-server: \(error)")
             return 1
         }
-        let pool = PostgresConnectionPool(configuration: .init(conninfo: configuration.databaseURL, maximumConnections: 1))
+        let pool = PostgresConnectionPool(
+            configuration: .init(conninfo: configuration.databaseURL, maximumConnections: 1))
         defer { pool.close() }
         let total = records.count
         let useCase = PasswordImportUseCase(accounts: PostgresAccountRepository(pool: pool), clock: SystemClock())

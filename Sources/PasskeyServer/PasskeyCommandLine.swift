@@ -35,13 +35,17 @@ package enum PasskeyCommandLine {
         switch command {
         case "migrate":
             if rest.contains("--help") {
-                Console.out("usage: passkey-server migrate\n\napplies Migrations/*.sql in order (PASSKEY_MIGRATIONS_DIR overrides the folder) and exits")
+                Console.out(
+                    "usage: passkey-server migrate\n\napplies Migrations/*.sql in order (PASSKEY_MIGRATIONS_DIR overrides the folder) and exits"
+                )
                 return 0
             }
             return await MaintenanceCommands.migrate(environment: environment)
         case "sweep":
             if rest.contains("--help") {
-                Console.out("usage: passkey-server sweep\n\ndeletes expired challenges, account registrations and sessions in batches, once")
+                Console.out(
+                    "usage: passkey-server sweep\n\ndeletes expired challenges, account registrations and sessions in batches, once"
+                )
                 return 0
             }
             return await MaintenanceCommands.sweep(environment: environment)
@@ -51,7 +55,9 @@ package enum PasskeyCommandLine {
             return VerifyResponseCommand.run(arguments: rest)
         case "serve":
             if rest.contains("--help") {
-                Console.out("usage: passkey-server serve\n\nruns the HTTP server; configuration from the environment (README.md)")
+                Console.out(
+                    "usage: passkey-server serve\n\nruns the HTTP server; configuration from the environment (README.md)"
+                )
                 return 0
             }
             return await ServeCommand.run(environment: environment)

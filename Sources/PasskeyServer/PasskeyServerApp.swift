@@ -18,14 +18,17 @@ final class PasskeyServerApp: Sendable {
     let maintenance: PostgresMaintenanceRepository
     private let addresses: ClientAddressResolver
 
-    init(configuration: ServerConfiguration, migrations: MigrationRunner, openAPI: [UInt8]?,
-         trustAnchors: TrustAnchors, clock: any Clock = SystemClock()) throws(ConfigurationError) {
+    init(
+        configuration: ServerConfiguration, migrations: MigrationRunner, openAPI: [UInt8]?,
+        trustAnchors: TrustAnchors, clock: any Clock = SystemClock()
+    ) throws(ConfigurationError) {
         self.configuration = configuration
         let policy = configuration.policy
         let logger = Logger(level: configuration.logLevel)
         let metrics = Metrics()
         let pool = PostgresConnectionPool(
-            configuration: .init(conninfo: configuration.databaseURL, maximumConnections: configuration.databasePoolSize))
+            configuration: .init(
+                conninfo: configuration.databaseURL, maximumConnections: configuration.databasePoolSize))
         let accounts = PostgresAccountRepository(pool: pool)
         let passkeys = PostgresPasskeyCredentialRepository(pool: pool)
         let challenges = PostgresChallengeRepository(pool: pool)
@@ -42,7 +45,8 @@ final class PasskeyServerApp: Sendable {
                     allowedAlgorithms: policy.algorithms, attestationPolicy: configuration.attestationPolicy,
                     trustAnchors: trustAnchors))
         } catch {
-            throw ConfigurationError(variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "a file is not an X.509 certificate")
+            throw ConfigurationError(
+                variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "a file is not an X.509 certificate")
         }
         let hasher = Argon2PasswordHasher()
         let tokens = OpenSSLSessionTokenGenerator()
@@ -156,7 +160,8 @@ final class PasskeyServerApp: Sendable {
             response.headers.append(("Access-Control-Allow-Origin", origin))
             response.headers.append(("Vary", "Origin"))
         }
-        let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+        let seconds =
+            Double((ContinuousClock.now - started).components.attoseconds) / 1e18
             + Double((ContinuousClock.now - started).components.seconds)
         metrics.recordRequest(route: routeLabel, method: request.method, status: response.status, seconds: seconds)
         logger.info([

@@ -25,8 +25,7 @@ package enum ChildProcess {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = env.map { strdup($0) } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
@@ -35,7 +34,9 @@ package enum ChildProcess {
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let exited = (status & 0x7f) == 0
         let code = (status >> 8) & 0xff
-        guard exited, code == 0 else { throw Failure(command: arguments, status: exited ? code : 128 + (status & 0x7f)) }
+        guard exited, code == 0 else {
+            throw Failure(command: arguments, status: exited ? code : 128 + (status & 0x7f))
+        }
     }
 
     /// True when this process runs as root (PostgreSQL then has to run as `postgres`).

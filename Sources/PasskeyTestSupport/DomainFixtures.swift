@@ -16,7 +16,9 @@ package enum DomainFixtures {
         return Date(timeIntervalSince1970: seconds + (micros - seconds * 1_000_000) / 1_000_000)
     }
 
-    package static func email(_ address: String = "user-\(UUID().uuidString.prefix(8))@example.com", accountID: AccountID)
+    package static func email(
+        _ address: String = "user-\(UUID().uuidString.prefix(8))@example.com", accountID: AccountID
+    )
         -> AccountEmail
     {
         AccountEmail(accountID: accountID, email: EmailAddress(address)!)

@@ -42,14 +42,20 @@ package struct SoftwareAuthenticatorKey: Sendable {
         switch privateKey.kind {
         case .ec(let curve):
             let (x, y) = try privateKey.ecCoordinates()
-            let crv = switch curve {
-            case .p256: 1
-            case .p384: 2
-            case .p521: 3
-            }
-            return .map([(.int(1), .int(2)), (.int(3), alg), (.int(-1), .int(crv)), (.int(-2), .bytes(x)), (.int(-3), .bytes(y))])
+            let crv =
+                switch curve {
+                case .p256: 1
+                case .p384: 2
+                case .p521: 3
+                }
+            return .map([
+                (.int(1), .int(2)), (.int(3), alg), (.int(-1), .int(crv)), (.int(-2), .bytes(x)), (.int(-3), .bytes(y)),
+            ])
         case .ed25519:
-            return .map([(.int(1), .int(1)), (.int(3), alg), (.int(-1), .int(6)), (.int(-2), .bytes(try privateKey.rawPublicKey()))])
+            return .map([
+                (.int(1), .int(1)), (.int(3), alg), (.int(-1), .int(6)),
+                (.int(-2), .bytes(try privateKey.rawPublicKey())),
+            ])
         case .rsa:
             let (n, e) = try privateKey.rsaComponents()
             return .map([(.int(1), .int(3)), (.int(3), alg), (.int(-1), .bytes(n)), (.int(-2), .bytes(e))])

@@ -50,11 +50,14 @@ package struct SoftwareAuthenticatorRegistration: Sendable {
     /// The authenticator data bytes.
     package func authenticatorData() throws -> [UInt8] {
         var bytes = relyingPartyIDHash ?? Digest.sha256(Array(relyingPartyID.utf8))
-        bytes.append(flags.byte(hasAttestedCredentialData: includeAttestedCredentialData, hasExtensions: extensions != nil))
+        bytes.append(
+            flags.byte(hasAttestedCredentialData: includeAttestedCredentialData, hasExtensions: extensions != nil))
         bytes += withUnsafeBytes(of: signCount.bigEndian, Array.init)
         if includeAttestedCredentialData {
             bytes += aaguid
-            bytes += [UInt8(truncatingIfNeeded: credentialID.count >> 8), UInt8(truncatingIfNeeded: credentialID.count)]
+            bytes += [
+                UInt8(truncatingIfNeeded: credentialID.count >> 8), UInt8(truncatingIfNeeded: credentialID.count),
+            ]
             bytes += credentialID
             bytes += try credentialPublicKey()
         }
@@ -76,7 +79,9 @@ package struct SoftwareAuthenticatorRegistration: Sendable {
             var signature = try key.sign(signed)
             if corruptAttestationSignature, !signature.isEmpty { signature[signature.count / 2] ^= 0x01 }
             format = "packed"
-            statement = .map([(.text("alg"), .int(algorithm ?? key.algorithm.rawValue)), (.text("sig"), .bytes(signature))])
+            statement = .map([
+                (.text("alg"), .int(algorithm ?? key.algorithm.rawValue)), (.text("sig"), .bytes(signature)),
+            ])
         case .custom(let customFormat, let customStatement):
             (format, statement) = (customFormat, customStatement)
         case .signed(let customFormat, let build):

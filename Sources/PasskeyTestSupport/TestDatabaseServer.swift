@@ -20,7 +20,9 @@ package actor TestDatabaseServer {
 
     package struct RefusedName: Error, CustomStringConvertible {
         let name: String
-        package var description: String { "refusing to touch database \(name): not a \(TestDatabaseServer.prefix)* name" }
+        package var description: String {
+            "refusing to touch database \(name): not a \(TestDatabaseServer.prefix)* name"
+        }
     }
 
     private var template: String?
@@ -38,7 +40,8 @@ package actor TestDatabaseServer {
         let admin = try Self.adminConninfo()
         let template = try await migratedTemplate(admin: admin)
         let name = Self.prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try await Self.adminExecute(admin, "CREATE DATABASE \(try Self.checked(name)) TEMPLATE \(try Self.checked(template))")
+        try await Self.adminExecute(
+            admin, "CREATE DATABASE \(try Self.checked(name)) TEMPLATE \(try Self.checked(template))")
         return TestDatabase(name: name, conninfo: "\(admin) dbname=\(name)")
     }
 
@@ -52,7 +55,8 @@ package actor TestDatabaseServer {
         if let template { return template }
         let name = Self.prefix + "template_" + UUID().uuidString.prefix(8).lowercased()
         try await Self.adminExecute(admin, "CREATE DATABASE \(try Self.checked(name))")
-        let pool = PostgresConnectionPool(configuration: .init(conninfo: "\(admin) dbname=\(name)", maximumConnections: 1))
+        let pool = PostgresConnectionPool(
+            configuration: .init(conninfo: "\(admin) dbname=\(name)", maximumConnections: 1))
         let runner = MigrationRunner(migrations: try Migration.load(from: PackagePaths.migrations))
         _ = try await runner.migrate(pool: pool)
         pool.close()

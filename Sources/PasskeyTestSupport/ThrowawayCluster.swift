@@ -48,7 +48,8 @@ package final class ThrowawayCluster: @unchecked Sendable {
 
     private func asPostgres(_ arguments: [String]) throws {
         if ChildProcess.isRoot {
-            try ChildProcess.run(["/sbin/runuser", "-u", "postgres", "--"] + arguments, logFile: "\(directory)/ctl.log")
+            try ChildProcess.run(
+                ["/sbin/runuser", "-u", "postgres", "--"] + arguments, logFile: "\(directory)/ctl.log")
         } else {
             try ChildProcess.run(arguments, logFile: "\(directory)/ctl.log")
         }

@@ -1,5 +1,5 @@
-package import PasskeyOpenSSL
 package import PasskeyDomain
+package import PasskeyOpenSSL
 
 /// A credential public key in COSE_Key form (RFC 9052 §7, RFC 9053, RFC 8230),
 /// with its OpenSSL counterpart. WebAuthn L3 §6.5.1.1: `alg` is required and must fit `kty`/`crv`.

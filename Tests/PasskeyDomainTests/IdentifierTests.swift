@@ -6,7 +6,10 @@ import Testing
     @Test func theUserHandleIsTheSixteenBytesOfTheAccountUUID() throws {
         let id = try #require(AccountID(string: "0123ABCD-4567-89ab-cdef-0123456789AB"))
         #expect(id.description == "0123abcd-4567-89ab-cdef-0123456789ab")
-        #expect(id.userHandle.bytes == [0x01, 0x23, 0xAB, 0xCD, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB])
+        #expect(
+            id.userHandle.bytes == [
+                0x01, 0x23, 0xAB, 0xCD, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB,
+            ])
         #expect(id.userHandle.accountID == id)
         #expect(UserHandle(bytes: Array(repeating: 0, count: 15)) == nil)
         #expect(UserHandle(bytes: Array(repeating: 0, count: 17)) == nil)

@@ -17,12 +17,15 @@ import Testing
                 expiresAt: Date().addingTimeInterval(300))
             try await repos.challenges.saveRegistrationChallenge(challenge)
 
-            #expect(try await repos.challenges.consumeRegistrationChallenge(id: challenge.id, accountID: other.id) == nil)
-            let consumed = try await repos.challenges.consumeRegistrationChallenge(id: challenge.id, accountID: owner.id)
+            #expect(
+                try await repos.challenges.consumeRegistrationChallenge(id: challenge.id, accountID: other.id) == nil)
+            let consumed = try await repos.challenges.consumeRegistrationChallenge(
+                id: challenge.id, accountID: owner.id)
             #expect(consumed?.challenge == challenge.challenge)
             #expect(consumed?.mode == .conditional)
             #expect(consumed?.consumedAt != nil)
-            #expect(try await repos.challenges.consumeRegistrationChallenge(id: challenge.id, accountID: owner.id) == nil)
+            #expect(
+                try await repos.challenges.consumeRegistrationChallenge(id: challenge.id, accountID: owner.id) == nil)
         }
     }
 

@@ -15,7 +15,8 @@ import Testing
             let future = Date().addingTimeInterval(300)
             for i in 0..<7 {
                 try await repos.challenges.saveAuthenticationChallenge(
-                    PasskeyAuthenticationChallenge(challenge: DomainFixtures.challenge(), expiresAt: i < 5 ? past : future))
+                    PasskeyAuthenticationChallenge(
+                        challenge: DomainFixtures.challenge(), expiresAt: i < 5 ? past : future))
                 try await repos.challenges.saveRegistrationChallenge(
                     PasskeyRegistrationChallenge(
                         accountID: account.id, challenge: DomainFixtures.challenge(), mode: .modal,

@@ -62,7 +62,9 @@ import Testing
             try await repos.passkeys.addCredential(first)
             try await repos.passkeys.addCredential(second)
             #expect(try await repos.accounts.removePassword(accountID: account.id) == .removed)
-            #expect(try await repos.passkeys.deleteCredential(id: DomainFixtures.credentialID(), accountID: account.id) == .notFound)
+            #expect(
+                try await repos.passkeys.deleteCredential(id: DomainFixtures.credentialID(), accountID: account.id)
+                    == .notFound)
             #expect(try await repos.passkeys.deleteCredential(id: second.id, accountID: account.id) == .deleted)
             #expect(try await repos.passkeys.deleteCredential(id: first.id, accountID: account.id) == .lastCredential)
             #expect(try await repos.passkeys.credentials(accountID: account.id).map(\.id) == [first.id])

@@ -20,7 +20,8 @@ import Testing
             #expect(active?.session.method == .password)
             #expect(active?.session.id == session.id)
             #expect(try await repos.sessions.activeSession(tokenDigest: session.tokenDigest, now: now + 61) == nil)
-            #expect(try await repos.sessions.activeSession(tokenDigest: Array(repeating: 0, count: 32), now: now) == nil)
+            #expect(
+                try await repos.sessions.activeSession(tokenDigest: Array(repeating: 0, count: 32), now: now) == nil)
 
             #expect(try await repos.sessions.revokeSession(id: session.id, at: now))
             #expect(try await !repos.sessions.revokeSession(id: session.id, at: now))
@@ -45,7 +46,9 @@ import Testing
             #expect(stored.signCount == 11)
             #expect(stored.backupState)
             #expect(stored.lastUsedAt == used)
-            #expect(try await repos.sessions.activeSession(tokenDigest: session.tokenDigest, now: Date())?.session.method == .passkey)
+            #expect(
+                try await repos.sessions.activeSession(tokenDigest: session.tokenDigest, now: Date())?.session.method
+                    == .passkey)
         }
     }
 
@@ -53,7 +56,8 @@ import Testing
         try await withTestDatabase { _, pool in
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
-            let passkey = DomainFixtures.passkey(accountID: account.id, signCount: 10, backupEligible: false, backupState: false)
+            let passkey = DomainFixtures.passkey(
+                accountID: account.id, signCount: 10, backupEligible: false, backupState: false)
             try await repos.passkeys.addCredential(passkey)
             let session = DomainFixtures.session(accountID: account.id, method: .passkey)
             let outcome = try await repos.sessions.recordAssertion(
@@ -69,7 +73,8 @@ import Testing
         try await withTestDatabase(maximumConnections: 8) { _, pool in
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
-            let passkey = DomainFixtures.passkey(accountID: account.id, signCount: 5, backupEligible: false, backupState: false)
+            let passkey = DomainFixtures.passkey(
+                accountID: account.id, signCount: 5, backupEligible: false, backupState: false)
             try await repos.passkeys.addCredential(passkey)
             let outcomes = try await withThrowingTaskGroup(of: AssertionRecording.self) { group in
                 for _ in 0..<8 {

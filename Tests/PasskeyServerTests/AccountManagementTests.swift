@@ -18,11 +18,15 @@ import Testing
             let list = try await client.send("GET", "/v1/passkeys", token: token)
             #expect(list.jsonArray.compactMap { $0["credentialID"] as? String } == [firstID, secondID])
 
-            let renamed = try await client.send("PATCH", "/v1/passkeys/\(firstID)", json: ["name": "  Work phone "], token: token)
+            let renamed = try await client.send(
+                "PATCH", "/v1/passkeys/\(firstID)", json: ["name": "  Work phone "], token: token)
             #expect(renamed.status == 200)
             #expect(renamed.string("name") == "Work phone")
-            #expect(try await client.send("PATCH", "/v1/passkeys/\(firstID)", json: ["name": ""], token: token).code == "invalid-request")
-            #expect(try await client.send("PATCH", "/v1/passkeys/AAAA", json: ["name": "x"], token: token).status == 404)
+            #expect(
+                try await client.send("PATCH", "/v1/passkeys/\(firstID)", json: ["name": ""], token: token).code
+                    == "invalid-request")
+            #expect(
+                try await client.send("PATCH", "/v1/passkeys/AAAA", json: ["name": "x"], token: token).status == 404)
 
             // Another account cannot touch them.
             let (stranger, _) = try await client.passwordUser()
@@ -49,7 +53,8 @@ import Testing
             #expect(noPasskey.code == "passkey-not-yet-used")
             var passkey = try TestPasskey()
             #expect(try await client.addPasskey(&passkey, token: token).status == 204)
-            #expect(try await client.send("DELETE", "/v1/account/password", token: token).code == "passkey-not-yet-used")
+            #expect(
+                try await client.send("DELETE", "/v1/account/password", token: token).code == "passkey-not-yet-used")
             #expect(try await client.signIn(&passkey).status == 200)
             #expect(try await client.send("DELETE", "/v1/account/password", token: token).status == 204)
             let again = try await client.send("DELETE", "/v1/account/password", token: token)
@@ -57,7 +62,8 @@ import Testing
             #expect(again.code == "not-found")
             let account = try await client.send("GET", "/v1/account", token: token)
             #expect(account.json["hasPassword"] as? Bool == false)
-            let oldPassword = try await client.send("POST", "/v1/sessions", json: ["email": email, "password": "my old password"])
+            let oldPassword = try await client.send(
+                "POST", "/v1/sessions", json: ["email": email, "password": "my old password"])
             #expect(oldPassword.code == "invalid-credentials")
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import PasskeyLibpq
 import PasskeyTestSupport
 import Testing
+
 @testable import PasskeyServer
 
 @Suite struct CommandLineTests {
@@ -16,7 +17,9 @@ import Testing
         return PackagePaths.root.appendingPathComponent(".build/debug/passkey-server").path
     }
 
-    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, output: String
+    ) {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: log) }
         var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -32,7 +35,8 @@ import Testing
 
     @Test func verifyResponseGivesEveryVectorsVerdict() throws {
         let folder = PackagePaths.shared.appendingPathComponent("webauthn-vectors/vectors")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+            .sorted()
         try #require(files.count == 98, "the shared vectors must be present")
         let (status, output) = try run(["verify-response"] + files.map { folder.appendingPathComponent($0).path })
         #expect(status == 0)
@@ -49,7 +53,8 @@ import Testing
         let missing = try run(["migrate"], environment: ["DATABASE_URL": ""])
         #expect(missing.status != 0)
         #expect(missing.output.contains("DATABASE_URL"))
-        let unreachable = try run(["migrate"], environment: ["DATABASE_URL": "host=/nonexistent port=1 user=x dbname=y"])
+        let unreachable = try run(
+            ["migrate"], environment: ["DATABASE_URL": "host=/nonexistent port=1 user=x dbname=y"])
         #expect(unreachable.status != 0)
         #expect(unreachable.output.split(separator: "\n").count == 1)
         let badPort = try run(["serve"], environment: ["DATABASE_URL": "host=/tmp dbname=x", "PORT": "nope"])
@@ -68,7 +73,9 @@ import Testing
                 {"email": "legacy1@example.com", "displayName": "Legacy One", "passwordHash": "\(bcrypt)"}
                 {"email": "legacy2@example.com", "displayName": "Legacy Two", "passwordHash": "\(bcrypt)"}
                 """
-            let bad = good + "\n{\"email\": \"LEGACY1@example.com\", \"displayName\": \"Dup\", \"passwordHash\": \"\(bcrypt)\"}\n"
+            let bad =
+                good
+                + "\n{\"email\": \"LEGACY1@example.com\", \"displayName\": \"Dup\", \"passwordHash\": \"\(bcrypt)\"}\n"
             let folder = FileManager.default.temporaryDirectory
             let badFile = folder.appendingPathComponent("import-bad-\(UUID().uuidString).jsonl")
             let goodFile = folder.appendingPathComponent("import-good-\(UUID().uuidString).jsonl")
@@ -80,16 +87,21 @@ import Testing
             }
             let env = ["DATABASE_URL": database.conninfo]
             #expect(await ImportPasswordsCommand.run(arguments: [badFile.path], environment: env) == 1)
-            let none = try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT count(*) FROM accounts").first!.int(0) }
+            let none = try await pool.withConnection { c throws(PostgresError) in
+                try c.query("SELECT count(*) FROM accounts").first!.int(0)
+            }
             #expect(none == 0)
             #expect(await ImportPasswordsCommand.run(arguments: [goodFile.path], environment: env) == 0)
 
             let server = try TestServer(conninfo: database.conninfo)
             let session = try await server.client.send(
-                "POST", "/v1/sessions", json: ["email": "legacy1@example.com", "password": "correct horse battery staple"])
+                "POST", "/v1/sessions",
+                json: ["email": "legacy1@example.com", "password": "correct horse battery staple"])
             #expect(session.status == 200, "\(session.text)")
             let hash = try await pool.withConnection { c throws(PostgresError) in
-                try c.query("SELECT p.password_hash FROM password_credentials p JOIN account_emails e USING (account_id) WHERE e.normalized_email = 'legacy1@example.com'").first!.string(0)
+                try c.query(
+                    "SELECT p.password_hash FROM password_credentials p JOIN account_emails e USING (account_id) WHERE e.normalized_email = 'legacy1@example.com'"
+                ).first!.string(0)
             }
             #expect(hash.hasPrefix("$argon2id$"), "re-hashed on sign-in")
             await server.stop()

@@ -1,6 +1,7 @@
 import Foundation
 import PasskeyTestSupport
 import Testing
+
 @testable import PasskeyServer
 
 @Suite struct ConfigurationTests {
@@ -26,9 +27,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("PORT", "eighty"), ("PORT", "70000"), ("PASSKEY_ORIGINS", "localhost:8080"), ("PASSKEY_ORIGINS", "https://a.example/path"),
-        ("PASSKEY_ALGORITHMS", "ES256,HS256"), ("USER_VERIFICATION", "sometimes"), ("PASSKEY_ATTESTATION_POLICY", "strict"),
-        ("PASSKEY_ANDROID_APPS", "com.example@SHA256:ZZ"), ("DATABASE_URL", "not a url"), ("SESSION_LIFETIME_SECONDS", "-1"),
+        ("PORT", "eighty"), ("PORT", "70000"), ("PASSKEY_ORIGINS", "localhost:8080"),
+        ("PASSKEY_ORIGINS", "https://a.example/path"),
+        ("PASSKEY_ALGORITHMS", "ES256,HS256"), ("USER_VERIFICATION", "sometimes"),
+        ("PASSKEY_ATTESTATION_POLICY", "strict"),
+        ("PASSKEY_ANDROID_APPS", "com.example@SHA256:ZZ"), ("DATABASE_URL", "not a url"),
+        ("SESSION_LIFETIME_SECONDS", "-1"),
         ("RATE_LIMIT_STARTS_PER_MINUTE", "many"), ("DATABASE_POOL_SIZE", "0"), ("LOG_LEVEL", "chatty"),
         ("PASSKEY_RP_ID", "https://example.com"),
     ])

@@ -5,10 +5,13 @@ import Testing
 /// The talk's flows, step by step over HTTP, for tests to build on.
 extension TestHTTPClient {
     /// Sign-up with a password, then sign-in; returns the access token.
-    func passwordUser(email: String = "user-\(UUID().uuidString.prefix(8))@example.com", password: String = "correct horse battery")
+    func passwordUser(
+        email: String = "user-\(UUID().uuidString.prefix(8))@example.com", password: String = "correct horse battery"
+    )
         async throws -> (token: String, email: String)
     {
-        let created = try await send("POST", "/v1/accounts", json: ["email": email, "displayName": "Taro Yamada", "password": password])
+        let created = try await send(
+            "POST", "/v1/accounts", json: ["email": email, "displayName": "Taro Yamada", "password": password])
         try #require(created.status == 201, "sign-up: \(created.text)")
         let session = try await send("POST", "/v1/sessions", json: ["email": email, "password": password])
         try #require(session.status == 200, "sign-in: \(session.text)")

@@ -1,6 +1,7 @@
 import Foundation
 import PasskeyTestSupport
 import Testing
+
 @testable import PasskeyServer
 
 @Suite struct OperationsTests {
@@ -12,8 +13,14 @@ import Testing
             _ = try await client.send("POST", "/v1/passkeys/authentications")
             let metrics = try await client.send("GET", "/metrics")
             #expect(metrics.headers["content-type"]?.hasPrefix("text/plain") == true)
-            #expect(metrics.text.contains("passkey_http_requests_total{route=\"/v1/passkeys/authentications\",method=\"POST\",status=\"200\"} 1"))
-            #expect(metrics.text.contains("passkey_http_request_duration_seconds_bucket{route=\"/v1/passkeys/authentications\",method=\"POST\",le=\"+Inf\"} 1"))
+            #expect(
+                metrics.text.contains(
+                    "passkey_http_requests_total{route=\"/v1/passkeys/authentications\",method=\"POST\",status=\"200\"} 1"
+                ))
+            #expect(
+                metrics.text.contains(
+                    "passkey_http_request_duration_seconds_bucket{route=\"/v1/passkeys/authentications\",method=\"POST\",le=\"+Inf\"} 1"
+                ))
         }
     }
 
@@ -35,13 +42,15 @@ import Testing
             "PASSKEY_APPLE_APP_IDS": "ABCDE12345.com.example.app",
             "PASSKEY_ANDROID_APPS": "com.example.android@SHA256:\(fingerprint)",
             "PASSKEY_RELATED_ORIGINS": "https://example.co.jp,https://example.de",
-            "PASSKEY_ENROLL_URL": "https://example.com/passkeys/new", "PASSKEY_MANAGE_URL": "https://example.com/passkeys",
+            "PASSKEY_ENROLL_URL": "https://example.com/passkeys/new",
+            "PASSKEY_MANAGE_URL": "https://example.com/passkeys",
         ]
         try await withServer(environment: environment) { server, _ in
             let client = server.client
             let aasa = try await client.send("GET", "/.well-known/apple-app-site-association")
             #expect(aasa.headers["content-type"] == "application/json")
-            #expect((aasa.json["webcredentials"] as? [String: Any])?["apps"] as? [String] == ["ABCDE12345.com.example.app"])
+            #expect(
+                (aasa.json["webcredentials"] as? [String: Any])?["apps"] as? [String] == ["ABCDE12345.com.example.app"])
             let links = try await client.send("GET", "/.well-known/assetlinks.json").jsonArray
             let target = links.first?["target"] as? [String: Any]
             #expect(links.first?["relation"] as? [String] == ["delegate_permission/common.get_login_creds"])
@@ -77,7 +86,9 @@ import Testing
             #expect(yaml.body == response.body)
             // Every error code of the contract is listed.
             let schemas = (response.json["components"] as? [String: Any])?["schemas"] as? [String: Any]
-            let codes = (((schemas?["Problem"] as? [String: Any])?["properties"] as? [String: Any])?["code"] as? [String: Any])?["enum"] as? [String]
+            let codes =
+                (((schemas?["Problem"] as? [String: Any])?["properties"] as? [String: Any])?["code"] as? [String: Any])?[
+                    "enum"] as? [String]
             #expect(codes?.count == 21)
         }
     }

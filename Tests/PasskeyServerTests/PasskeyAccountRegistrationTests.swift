@@ -8,7 +8,8 @@ import Testing
         try await withServer { server, _ in
             let client = server.client
             let options = try await client.send(
-                "POST", "/v1/passkey-accounts/registrations", json: ["email": "new@example.com", "displayName": "New User"])
+                "POST", "/v1/passkey-accounts/registrations",
+                json: ["email": "new@example.com", "displayName": "New User"])
             #expect(options.status == 200)
             let publicKey = try #require(options.json["publicKey"] as? [String: Any])
             let user = try #require(publicKey["user"] as? [String: Any])
@@ -35,7 +36,8 @@ import Testing
             #expect(passkeys.first?["backupEligible"] as? Bool == true)
             #expect(try await client.signIn(&passkey).status == 200)
             // Without a password there is nothing to sign in with by password.
-            let password = try await client.send("POST", "/v1/sessions", json: ["email": "new@example.com", "password": "anything-at-all"])
+            let password = try await client.send(
+                "POST", "/v1/sessions", json: ["email": "new@example.com", "password": "anything-at-all"])
             #expect(password.code == "invalid-credentials")
         }
     }
@@ -52,7 +54,8 @@ import Testing
             var body = try passkey.registrationBody(options: options.json)
             body["email"] = "sheet@example.com"
             body["displayName"] = "Sheet User"
-            #expect(try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).status == 201)
+            #expect(
+                try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).status == 201)
             // Completed: a second finish finds nothing.
             let again = try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body)
             #expect(again.code == "registration-unavailable")
@@ -81,17 +84,23 @@ import Testing
         try await withServer { server, _ in
             let client = server.client
             let options = try await client.send(
-                "POST", "/v1/passkey-accounts/registrations", json: ["email": "form@example.com", "displayName": "Form"])
+                "POST", "/v1/passkey-accounts/registrations",
+                json: ["email": "form@example.com", "displayName": "Form"])
             var passkey = try TestPasskey()
             var body = try passkey.registrationBody(options: options.json)
             body["email"] = "other@example.com"
             body["displayName"] = "Form"
-            #expect(try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).code == "registration-mismatch")
+            #expect(
+                try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).code
+                    == "registration-mismatch")
             body["email"] = "FORM@example.com"
             body["displayName"] = "Other"
-            #expect(try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).code == "registration-mismatch")
+            #expect(
+                try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).code
+                    == "registration-mismatch")
             body["displayName"] = "Form"
-            #expect(try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).status == 201)
+            #expect(
+                try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).status == 201)
         }
     }
 
@@ -100,7 +109,9 @@ import Testing
             let client = server.client
             let options = try await client.send("POST", "/v1/passkey-accounts/registrations")
             var passkey = try TestPasskey()
-            var body = try passkey.registrationBody(options: options.json) { $0.clientData.origin = "https://evil.example" }
+            var body = try passkey.registrationBody(options: options.json) {
+                $0.clientData.origin = "https://evil.example"
+            }
             body["email"] = "late@example.com"
             body["displayName"] = "Late"
             let refused = try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body)
@@ -109,7 +120,8 @@ import Testing
             body = try passkey.registrationBody(options: options.json)
             body["email"] = "late@example.com"
             body["displayName"] = "Late"
-            #expect(try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).status == 201)
+            #expect(
+                try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).status == 201)
         }
     }
 
@@ -124,9 +136,13 @@ import Testing
             body["email"] = "x@example.com"
             body["displayName"] = "X"
             body["registrationID"] = UUID().uuidString
-            #expect(try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).code == "registration-unavailable")
+            #expect(
+                try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).code
+                    == "registration-unavailable")
             body.removeValue(forKey: "email")
-            #expect(try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).code == "invalid-request")
+            #expect(
+                try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: body).code
+                    == "invalid-request")
         }
     }
 }

@@ -90,7 +90,10 @@ import Testing
             passkey.signCount = 1
             #expect(try await server.client.signIn(&passkey, counterStep: 0).status == 200)
             let metrics = try await server.client.send("GET", "/metrics").text
-            #expect(metrics.contains("passkey_ceremony_outcomes_total{ceremony=\"passkey_authentication\",outcome=\"warning\",reason=\"cloneWarning\"} 1"))
+            #expect(
+                metrics.contains(
+                    "passkey_ceremony_outcomes_total{ceremony=\"passkey_authentication\",outcome=\"warning\",reason=\"cloneWarning\"} 1"
+                ))
         }
     }
 
@@ -99,7 +102,8 @@ import Testing
             var passkey = try await enrolled(server.client, backupEligible: false)
             let response = try await server.client.signIn(&passkey) { $0.flags.backupEligible = true }
             #expect(response.code == "authentication-failed")
-            #expect(try await server.client.send("GET", "/metrics").text.contains("reason=\"backupEligibilityChanged\""))
+            #expect(
+                try await server.client.send("GET", "/metrics").text.contains("reason=\"backupEligibilityChanged\""))
         }
     }
 
@@ -141,7 +145,9 @@ import Testing
             ]
             var both: [String: Any] = flat
             both["credential"] = credential
-            #expect(try await client.send("POST", "/v1/passkeys/registrations/finish", json: both, token: token).code == "invalid-request")
+            #expect(
+                try await client.send("POST", "/v1/passkeys/registrations/finish", json: both, token: token).code
+                    == "invalid-request")
             let finish = try await client.send(
                 "POST", "/v1/passkeys/registrations/finish",
                 json: ["challengeID": flat["challengeID"]!, "credential": credential, "name": "My key"], token: token)

@@ -89,11 +89,14 @@ import Testing
             let client = server.client
             let (token, _) = try await client.passwordUser()
             clock.advance(by: 301)
-            let old = try await client.send("POST", "/v1/passkeys/registrations", json: ["mode": "conditional"], token: token)
+            let old = try await client.send(
+                "POST", "/v1/passkeys/registrations", json: ["mode": "conditional"], token: token)
             #expect(old.status == 403)
             #expect(old.code == "conditional-not-allowed")
             // Modal still works for the same session.
-            #expect(try await client.send("POST", "/v1/passkeys/registrations", json: ["mode": "modal"], token: token).status == 200)
+            #expect(
+                try await client.send("POST", "/v1/passkeys/registrations", json: ["mode": "modal"], token: token)
+                    .status == 200)
 
             // A passkey session may never start a conditional upgrade.
             var passkey = try TestPasskey()
@@ -103,7 +106,8 @@ import Testing
             let refused = try await client.send(
                 "POST", "/v1/passkeys/registrations", json: ["mode": "conditional"], token: passkeyToken)
             #expect(refused.code == "conditional-not-allowed")
-            let badMode = try await client.send("POST", "/v1/passkeys/registrations", json: ["mode": "silent"], token: token)
+            let badMode = try await client.send(
+                "POST", "/v1/passkeys/registrations", json: ["mode": "silent"], token: token)
             #expect(badMode.code == "invalid-request")
         }
     }
@@ -113,8 +117,12 @@ import Testing
             let client = server.client
             let (token, _) = try await client.passwordUser()
             var passkey = try TestPasskey()
-            let options = try await client.send("POST", "/v1/passkeys/registrations", json: ["mode": "modal"], token: token)
-            var body = try passkey.registrationBody(options: options.json) { $0.flags.userPresent = false; $0.flags.userVerified = false }
+            let options = try await client.send(
+                "POST", "/v1/passkeys/registrations", json: ["mode": "modal"], token: token)
+            var body = try passkey.registrationBody(options: options.json) {
+                $0.flags.userPresent = false
+                $0.flags.userVerified = false
+            }
             body["mode"] = "conditional"
             let finish = try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token)
             #expect(finish.string("reason") == "userPresentFlagNotSet")
@@ -129,9 +137,12 @@ import Testing
             var passkey = try TestPasskey()
             let options = try await client.send("POST", "/v1/passkeys/registrations", token: token)
             let body = try passkey.registrationBody(options: options.json)
-            let stolen = try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: otherToken)
+            let stolen = try await client.send(
+                "POST", "/v1/passkeys/registrations/finish", json: body, token: otherToken)
             #expect(stolen.code == "challenge-unavailable")
-            #expect(try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token).status == 204)
+            #expect(
+                try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token).status
+                    == 204)
             let replay = try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token)
             #expect(replay.status == 400)
             #expect(replay.code == "challenge-unavailable")
@@ -151,8 +162,12 @@ import Testing
             var body = try passkey.registrationBody(options: options.json)
             var malformed = body
             malformed["attestationObject"] = "***"
-            #expect(try await client.send("POST", "/v1/passkeys/registrations/finish", json: malformed, token: token).code == "invalid-request")
-            #expect(try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token).status == 204)
+            #expect(
+                try await client.send("POST", "/v1/passkeys/registrations/finish", json: malformed, token: token).code
+                    == "invalid-request")
+            #expect(
+                try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token).status
+                    == 204)
 
             let second = try await client.send("POST", "/v1/passkeys/registrations", token: token)
             var other = try TestPasskey()
@@ -160,7 +175,9 @@ import Testing
             let failed = try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token)
             #expect(failed.string("reason") == "rpIdHashMismatch")
             body = try other.registrationBody(options: second.json)
-            #expect(try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token).code == "challenge-unavailable")
+            #expect(
+                try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token).code
+                    == "challenge-unavailable")
         }
     }
 
@@ -176,7 +193,9 @@ import Testing
                 try c.query("UPDATE passkey_registration_challenges SET expires_at = now() - interval '1 second'")
             }
             let body = try passkey.registrationBody(options: options.json)
-            #expect(try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token).code == "challenge-unavailable")
+            #expect(
+                try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token).code
+                    == "challenge-unavailable")
         }
     }
 
@@ -210,7 +229,9 @@ import Testing
 
 enum Base64URLEncoding {
     static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
 }

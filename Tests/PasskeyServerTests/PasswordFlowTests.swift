@@ -7,13 +7,15 @@ import Testing
         try await withServer { server, _ in
             let client = server.client
             let created = try await client.send(
-                "POST", "/v1/accounts", json: ["email": " Hanako@Example.COM ", "displayName": " Hanako ", "password": "12345678"])
+                "POST", "/v1/accounts",
+                json: ["email": " Hanako@Example.COM ", "displayName": " Hanako ", "password": "12345678"])
             #expect(created.status == 201)
             #expect(created.string("displayName") == "Hanako")
             let accountID = try #require(created.string("accountID"))
             #expect(accountID == accountID.lowercased() && UUID(uuidString: accountID) != nil)
 
-            let session = try await client.send("POST", "/v1/sessions", json: ["email": "hanako@example.com", "password": "12345678"])
+            let session = try await client.send(
+                "POST", "/v1/sessions", json: ["email": "hanako@example.com", "password": "12345678"])
             #expect(session.status == 200)
             #expect(session.string("tokenType") == "Bearer")
             #expect(session.string("accountID") == accountID)
@@ -42,9 +44,15 @@ import Testing
             let cases: [([String: Any], String)] = [
                 (["email": "not-an-email", "displayName": "A", "password": "12345678"], "invalid-request"),
                 (["email": "a@b.c", "displayName": "", "password": "12345678"], "invalid-request"),
-                (["email": "a@b.c", "displayName": String(repeating: "x", count: 65), "password": "12345678"], "invalid-request"),
+                (
+                    ["email": "a@b.c", "displayName": String(repeating: "x", count: 65), "password": "12345678"],
+                    "invalid-request"
+                ),
                 (["email": "a@b.c", "displayName": "A", "password": "1234567"], "weak-password"),
-                (["email": "a@b.c", "displayName": "A", "password": String(repeating: "p", count: 1025)], "weak-password"),
+                (
+                    ["email": "a@b.c", "displayName": "A", "password": String(repeating: "p", count: 1025)],
+                    "weak-password"
+                ),
                 (["email": "a@b.c", "displayName": "A"], "invalid-request"),
                 (["email": "a@b.c", "displayName": "A", "password": 12_345_678], "invalid-request"),
             ]
@@ -56,7 +64,8 @@ import Testing
             }
             _ = try await client.passwordUser(email: "taken@example.com")
             let taken = try await client.send(
-                "POST", "/v1/accounts", json: ["email": "TAKEN@example.com", "displayName": "B", "password": "12345678"])
+                "POST", "/v1/accounts",
+                json: ["email": "TAKEN@example.com", "displayName": "B", "password": "12345678"])
             #expect(taken.status == 409)
             #expect(taken.code == "email-taken")
         }
@@ -66,8 +75,10 @@ import Testing
         try await withServer { server, _ in
             let client = server.client
             _ = try await client.passwordUser(email: "known@example.com")
-            let wrong = try await client.send("POST", "/v1/sessions", json: ["email": "known@example.com", "password": "wrong password"])
-            let unknown = try await client.send("POST", "/v1/sessions", json: ["email": "nobody@example.com", "password": "wrong password"])
+            let wrong = try await client.send(
+                "POST", "/v1/sessions", json: ["email": "known@example.com", "password": "wrong password"])
+            let unknown = try await client.send(
+                "POST", "/v1/sessions", json: ["email": "nobody@example.com", "password": "wrong password"])
             #expect(wrong.status == 401)
             #expect(unknown.status == 401)
             #expect(wrong.code == "invalid-credentials")
@@ -77,14 +88,17 @@ import Testing
     }
 
     @Test func failedPasswordsAreLimitedPerEmailEvenForTheRightPassword() async throws {
-        try await withServer(environment: ["RATE_LIMIT_PASSWORD_PER_EMAIL": "3", "RATE_LIMIT_WINDOW_SECONDS": "600"]) { server, _ in
+        try await withServer(environment: ["RATE_LIMIT_PASSWORD_PER_EMAIL": "3", "RATE_LIMIT_WINDOW_SECONDS": "600"]) {
+            server, _ in
             let client = server.client
             _ = try await client.passwordUser(email: "victim@example.com", password: "the right one")
             for _ in 0..<3 {
-                let failed = try await client.send("POST", "/v1/sessions", json: ["email": "victim@example.com", "password": "guess"])
+                let failed = try await client.send(
+                    "POST", "/v1/sessions", json: ["email": "victim@example.com", "password": "guess"])
                 #expect(failed.status == 401)
             }
-            let limited = try await client.send("POST", "/v1/sessions", json: ["email": "victim@example.com", "password": "the right one"])
+            let limited = try await client.send(
+                "POST", "/v1/sessions", json: ["email": "victim@example.com", "password": "the right one"])
             #expect(limited.status == 429)
             #expect(limited.code == "rate-limited")
             let retryAfter = try #require(limited.headers["retry-after"].flatMap(Int.init))
@@ -98,9 +112,11 @@ import Testing
         try await withServer(environment: ["RATE_LIMIT_PASSWORD_PER_ADDRESS": "2"]) { server, _ in
             let client = server.client
             for i in 0..<2 {
-                _ = try await client.send("POST", "/v1/sessions", json: ["email": "x\(i)@example.com", "password": "guess"])
+                _ = try await client.send(
+                    "POST", "/v1/sessions", json: ["email": "x\(i)@example.com", "password": "guess"])
             }
-            let limited = try await client.send("POST", "/v1/sessions", json: ["email": "fresh@example.com", "password": "guess"])
+            let limited = try await client.send(
+                "POST", "/v1/sessions", json: ["email": "fresh@example.com", "password": "guess"])
             #expect(limited.status == 429)
             #expect(limited.headers["retry-after"] != nil)
         }

@@ -11,7 +11,8 @@ import Testing
         let cluster = try ThrowawayCluster()
         defer { cluster.destroy() }
         let setup = PostgresConnectionPool(configuration: .init(conninfo: cluster.conninfo, maximumConnections: 1))
-        _ = try await MigrationRunner(migrations: try Migration.load(from: PackagePaths.migrations)).migrate(pool: setup)
+        _ = try await MigrationRunner(migrations: try Migration.load(from: PackagePaths.migrations)).migrate(
+            pool: setup)
         setup.close()
 
         let server = try TestServer(conninfo: cluster.conninfo)
@@ -48,11 +49,15 @@ import Testing
             var passkey = try TestPasskey()
             let options = try await first.client.send("POST", "/v1/passkeys/registrations", token: token)
             let body = try passkey.registrationBody(options: options.json)
-            #expect(try await second.client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token).status == 204)
+            #expect(
+                try await second.client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token)
+                    .status == 204)
 
             let signIn = try await second.client.startSignIn()
             let assertion = try passkey.assertionBody(options: signIn)
-            #expect(try await first.client.send("POST", "/v1/passkeys/authentications/finish", json: assertion).status == 200)
+            #expect(
+                try await first.client.send("POST", "/v1/passkeys/authentications/finish", json: assertion).status
+                    == 200)
 
             // Starts so far: 2 (one per instance). Two more allowed, then both instances refuse.
             #expect(try await first.client.send("POST", "/v1/passkeys/authentications").status == 200)
@@ -63,7 +68,8 @@ import Testing
             // Password failures counted on one instance limit the other.
             _ = try await first.client.send("POST", "/v1/sessions", json: ["email": email, "password": "wrong-1"])
             _ = try await second.client.send("POST", "/v1/sessions", json: ["email": email, "password": "wrong-2"])
-            let limited = try await first.client.send("POST", "/v1/sessions", json: ["email": email, "password": "correct horse battery"])
+            let limited = try await first.client.send(
+                "POST", "/v1/sessions", json: ["email": email, "password": "correct horse battery"])
             #expect(limited.status == 429)
             await first.stop()
             await second.stop()

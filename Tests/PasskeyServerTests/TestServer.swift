@@ -4,6 +4,7 @@ import PasskeyHTTP
 import PasskeyLibpq
 import PasskeyPersistence
 import PasskeyTestSupport
+
 @testable import PasskeyServer
 
 /// The real server (composition root + libmicrohttpd) on a real socket (127.0.0.1, any free
@@ -26,7 +27,8 @@ final class TestServer: Sendable {
         env["DATABASE_URL"] = conninfo
         let configuration = try ServerConfiguration.load(from: env)
         let migrations = try Migration.load(from: PackagePaths.migrations)
-        let openAPI = FileManager.default.contents(atPath: PackagePaths.root.appendingPathComponent("openapi.json").path)
+        let openAPI = FileManager.default.contents(
+            atPath: PackagePaths.root.appendingPathComponent("openapi.json").path)
         app = try PasskeyServerApp(
             configuration: configuration, migrations: MigrationRunner(migrations: migrations),
             openAPI: openAPI.map { Array($0) },

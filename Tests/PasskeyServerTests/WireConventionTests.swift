@@ -6,13 +6,15 @@ import Testing
 @Suite struct WireConventionTests {
     @Test func bodiesOver64KiBAreRefusedBeforeParsing() async throws {
         try await withServer { server, _ in
-            let over = try await server.client.send("POST", "/v1/accounts", raw: [UInt8](repeating: 0x20, count: 65_537))
+            let over = try await server.client.send(
+                "POST", "/v1/accounts", raw: [UInt8](repeating: 0x20, count: 65_537))
             #expect(over.status == 413)
             #expect(over.code == "payload-too-large")
             #expect(over.headers["content-type"] == "application/problem+json")
             // Exactly 65,536 bytes is accepted (and then parsed: it is JSON here, with padding).
             let padding = String(repeating: " ", count: 65_536 - 2)
-            let exact = try await server.client.send("POST", "/v1/passkeys/authentications", raw: Array(("{" + padding + "}").utf8))
+            let exact = try await server.client.send(
+                "POST", "/v1/passkeys/authentications", raw: Array(("{" + padding + "}").utf8))
             #expect(exact.status == 200)
         }
     }
@@ -23,15 +25,20 @@ import Testing
             let broken = try await client.send("POST", "/v1/sessions", raw: Array("{\"email\":".utf8))
             #expect(broken.status == 400)
             #expect(broken.code == "invalid-request")
-            #expect(try await client.send("POST", "/v1/sessions", json: ["email": 5, "password": "x"]).code == "invalid-request")
-            let finish = try await client.send("POST", "/v1/passkeys/authentications/finish", json: ["challengeID": "not-a-uuid"])
+            #expect(
+                try await client.send("POST", "/v1/sessions", json: ["email": 5, "password": "x"]).code
+                    == "invalid-request")
+            let finish = try await client.send(
+                "POST", "/v1/passkeys/authentications/finish", json: ["challengeID": "not-a-uuid"])
             #expect(finish.code == "invalid-request")
             // Unknown fields are ignored.
-            let extra = try await client.send("POST", "/v1/sessions", json: ["email": "a@b.c", "password": "12345678", "extra": true])
+            let extra = try await client.send(
+                "POST", "/v1/sessions", json: ["email": "a@b.c", "password": "12345678", "extra": true])
             #expect(extra.code == "invalid-credentials")
             // The detail never echoes input.
             let secret = "hunter2-secret-value"
-            let echoed = try await client.send("POST", "/v1/accounts", json: ["email": secret, "displayName": "x", "password": secret])
+            let echoed = try await client.send(
+                "POST", "/v1/accounts", json: ["email": secret, "displayName": "x", "password": secret])
             #expect(!echoed.text.contains(secret))
         }
     }

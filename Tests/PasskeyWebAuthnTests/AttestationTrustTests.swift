@@ -1,8 +1,9 @@
 import PasskeyApplication
 import PasskeyDomain
 import PasskeyOpenSSL
-@testable import PasskeyWebAuthn
 import Testing
+
+@testable import PasskeyWebAuthn
 
 /// x5c certificate requirements and the `trusted` policy, on real attestation certificates.
 @Suite struct AttestationTrustTests {

@@ -136,7 +136,8 @@ import Testing
         var builder = try fixture.assertion()
         builder.flags.backupEligible = true
         builder.signCount = 3
-        let expectation = try fixture.authenticationExpectation(for: builder, storedSignCount: 4, storedBackupEligible: true)
+        let expectation = try fixture.authenticationExpectation(
+            for: builder, storedSignCount: 4, storedBackupEligible: true)
         let result = try fixture.authenticate(builder, expectation: expectation).get()
         #expect(result.cloneWarning)
     }

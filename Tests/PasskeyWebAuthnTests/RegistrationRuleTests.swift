@@ -131,7 +131,8 @@ import Testing
         var builder = try fixture.registration()
         let base = try builder.key.coseKey()
         guard case .map(let entries) = base else { return }
-        builder.coseKeyBytes = SoftwareAuthenticatorCBOR.map(entries.map { $0.0.encodedInt == 3 ? ($0.0, .int(-999)) : $0 }).encoded
+        builder.coseKeyBytes =
+            SoftwareAuthenticatorCBOR.map(entries.map { $0.0.encodedInt == 3 ? ($0.0, .int(-999)) : $0 }).encoded
         #expect(try fixture.registrationFailure(builder) == .unsupportedAlgorithm)
     }
 
@@ -202,28 +203,33 @@ import Testing
 
     @Test func textEncodedKeyTypeIsMalformed() throws {
         var builder = try fixture.registration(.edDSA)
-        builder.coseKeyBytes = SoftwareAuthenticatorCBOR.map([
-            (.int(1), .text("OKP")), (.int(3), .int(-8)), (.int(-1), .text("Ed25519")),
-            (.int(-2), .bytes([UInt8](repeating: 1, count: 32))),
-        ]).encoded
+        builder.coseKeyBytes =
+            SoftwareAuthenticatorCBOR.map([
+                (.int(1), .text("OKP")), (.int(3), .int(-8)), (.int(-1), .text("Ed25519")),
+                (.int(-2), .bytes([UInt8](repeating: 1, count: 32))),
+            ]).encoded
         #expect(try fixture.registrationFailure(builder) == .malformedAuthenticatorData)
     }
 
     @Test func algorithmMustFitTheCurve() throws {
         var builder = try fixture.registration(.es384)
         let (x, y) = try builder.key.privateKey.ecCoordinates()
-        builder.coseKeyBytes = SoftwareAuthenticatorCBOR.map([
-            (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(2)), (.int(-2), .bytes(x)), (.int(-3), .bytes(y)),
-        ]).encoded
+        builder.coseKeyBytes =
+            SoftwareAuthenticatorCBOR.map([
+                (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(2)), (.int(-2), .bytes(x)),
+                (.int(-3), .bytes(y)),
+            ]).encoded
         #expect(try fixture.registrationFailure(builder) == .malformedAuthenticatorData)
     }
 
     @Test func pointOffTheCurveIsMalformed() throws {
         var builder = try fixture.registration()
-        builder.coseKeyBytes = SoftwareAuthenticatorCBOR.map([
-            (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
-            (.int(-2), .bytes([UInt8](repeating: 1, count: 32))), (.int(-3), .bytes([UInt8](repeating: 2, count: 32))),
-        ]).encoded
+        builder.coseKeyBytes =
+            SoftwareAuthenticatorCBOR.map([
+                (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
+                (.int(-2), .bytes([UInt8](repeating: 1, count: 32))),
+                (.int(-3), .bytes([UInt8](repeating: 2, count: 32))),
+            ]).encoded
         #expect(try fixture.registrationFailure(builder) == .malformedAuthenticatorData)
     }
 
@@ -233,7 +239,9 @@ import Testing
         #expect(try fixture.registrationFailure(builder) == .malformedAuthenticatorData)
     }
 
-    @Test(arguments: ["not json", "[]", "{\"type\":\"webauthn.create\"}", "{\"type\":1,\"challenge\":\"\",\"origin\":\"\"}"])
+    @Test(arguments: [
+        "not json", "[]", "{\"type\":\"webauthn.create\"}", "{\"type\":1,\"challenge\":\"\",\"origin\":\"\"}",
+    ])
     func unparseableClientDataIsMalformed(_ json: String) throws {
         var builder = try fixture.registration()
         builder.clientDataJSON = Array(json.utf8)

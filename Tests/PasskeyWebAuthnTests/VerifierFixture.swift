@@ -63,7 +63,8 @@ struct VerifierFixture {
         AuthenticationExpectation(
             challenge: challenge, requireUserVerification: requireUserVerification,
             publicKey: try builder.key.coseKey().encoded, storedSignCount: storedSignCount,
-            storedBackupEligible: storedBackupEligible, expectedUserHandle: builder.userHandle.flatMap(UserHandle.init(bytes:)),
+            storedBackupEligible: storedBackupEligible,
+            expectedUserHandle: builder.userHandle.flatMap(UserHandle.init(bytes:)),
             requireUserHandle: true)
     }
 

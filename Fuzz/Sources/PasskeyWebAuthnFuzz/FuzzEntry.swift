@@ -1,6 +1,5 @@
 internal import PasskeyWebAuthn
 
-
 /// The fuzz callback (passed to libFuzzer's driver in main.swift): feeds the same bytes to every strict parser of the verifier
 /// (CBOR, attestation object, authenticator data, COSE key, client data). Parsers must
 /// never trap or allocate without bound; outcomes are ignored.

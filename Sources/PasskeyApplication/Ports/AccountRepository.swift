@@ -1,5 +1,5 @@
-package import PasskeyDomain
 package import Foundation
+package import PasskeyDomain
 
 /// An account with what `GET /v1/account` shows about it.
 package struct AccountSummary: Hashable, Sendable {

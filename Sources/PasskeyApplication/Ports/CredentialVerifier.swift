@@ -8,7 +8,8 @@ package struct RegistrationResponse: Sendable {
     package var attestationObject: [UInt8]
     package var transports: [String]
 
-    package init(credentialID: [UInt8], clientDataJSON: [UInt8], attestationObject: [UInt8], transports: [String] = []) {
+    package init(credentialID: [UInt8], clientDataJSON: [UInt8], attestationObject: [UInt8], transports: [String] = [])
+    {
         self.credentialID = credentialID
         self.clientDataJSON = clientDataJSON
         self.attestationObject = attestationObject
@@ -25,7 +26,8 @@ package struct RegistrationExpectation: Sendable {
     /// When certificates are checked (normally now; captured vectors use their own instant).
     package var verificationTime: Date
 
-    package init(challenge: Challenge, requireUserPresence: Bool, requireUserVerification: Bool, verificationTime: Date) {
+    package init(challenge: Challenge, requireUserPresence: Bool, requireUserVerification: Bool, verificationTime: Date)
+    {
         self.challenge = challenge
         self.requireUserPresence = requireUserPresence
         self.requireUserVerification = requireUserVerification

@@ -1,5 +1,5 @@
-package import PasskeyDomain
 package import Foundation
+package import PasskeyDomain
 
 /// A live session with its account, for bearer authentication.
 package struct ActiveSession: Hashable, Sendable {

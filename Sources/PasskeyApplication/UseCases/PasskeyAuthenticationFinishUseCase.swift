@@ -81,6 +81,7 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
         // Another assertion moved the counter since it was read: for a device-bound credential
         // two assertions with one counter value must not both win.
         guard recording == .recorded else { throw .authenticationFailed(.signCountRegressed) }
-        return PasskeyAuthenticationFinish(session: issued, credentialID: credential.id, cloneWarning: verified.cloneWarning)
+        return PasskeyAuthenticationFinish(
+            session: issued, credentialID: credential.id, cloneWarning: verified.cloneWarning)
     }
 }

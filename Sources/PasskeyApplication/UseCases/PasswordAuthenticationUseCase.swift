@@ -50,12 +50,14 @@ package struct PasswordAuthenticationUseCase: Sendable {
             }
             guard let found = try await accounts.passwordAccount(normalizedEmail: email.normalized) else {
                 await hasher.verifyAgainstDummy(password)
-                try await rateLimits.recordPasswordFailure(normalizedEmail: email.normalized, clientAddress: clientAddress)
+                try await rateLimits.recordPasswordFailure(
+                    normalizedEmail: email.normalized, clientAddress: clientAddress)
                 throw PasswordAuthenticationError.invalidCredentials
             }
             switch await hasher.verify(password, against: found.credential.passwordHash) {
             case .mismatch:
-                try await rateLimits.recordPasswordFailure(normalizedEmail: email.normalized, clientAddress: clientAddress)
+                try await rateLimits.recordPasswordFailure(
+                    normalizedEmail: email.normalized, clientAddress: clientAddress)
                 throw PasswordAuthenticationError.invalidCredentials
             case .match(let needsRehash):
                 let now = clock.now

@@ -19,6 +19,9 @@ package struct SessionIssuer: Sendable {
         let stored = AuthenticationSession(
             accountID: account.id, tokenDigest: token.digest, method: method, createdAt: now,
             expiresAt: now.addingTimeInterval(lifetime))
-        return (stored, IssuedSession(accessToken: token.token, expiresAt: stored.expiresAt, account: account, method: method))
+        return (
+            stored,
+            IssuedSession(accessToken: token.token, expiresAt: stored.expiresAt, account: account, method: method)
+        )
     }
 }

@@ -63,14 +63,16 @@ extension ServerConfiguration {
         }
         let policy = PasskeyPolicy(
             relyingPartyID: rpID, relyingPartyName: rpName,
-            challengeLifetime: TimeInterval(try reader.integer("CHALLENGE_LIFETIME_SECONDS", default: 300, range: 10...86_400)),
+            challengeLifetime: TimeInterval(
+                try reader.integer("CHALLENGE_LIFETIME_SECONDS", default: 300, range: 10...86_400)),
             sessionLifetime: TimeInterval(
                 try reader.integer("SESSION_LIFETIME_SECONDS", default: 2_592_000, range: 60...31_536_000)),
             conditionalUpgradeWindow: TimeInterval(
                 try reader.integer("CONDITIONAL_UPGRADE_WINDOW_SECONDS", default: 300, range: 1...86_400)),
             userVerification: userVerification, algorithms: algorithms,
             startsPerMinute: try reader.integer("RATE_LIMIT_STARTS_PER_MINUTE", default: 300, range: 0...1_000_000),
-            passwordFailuresPerEmail: try reader.integer("RATE_LIMIT_PASSWORD_PER_EMAIL", default: 10, range: 1...1_000_000),
+            passwordFailuresPerEmail: try reader.integer(
+                "RATE_LIMIT_PASSWORD_PER_EMAIL", default: 10, range: 1...1_000_000),
             passwordFailuresPerAddress: try reader.integer(
                 "RATE_LIMIT_PASSWORD_PER_ADDRESS", default: 50, range: 1...1_000_000),
             passwordFailureWindow: TimeInterval(
@@ -136,7 +138,8 @@ private struct EnvironmentReader {
     func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
         guard let raw = env[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return value }
         guard let number = Int(raw), range.contains(number) else {
-            throw ConfigurationError(variable: name, problem: "must be a whole number in \(range.lowerBound)...\(range.upperBound)")
+            throw ConfigurationError(
+                variable: name, problem: "must be a whole number in \(range.lowerBound)...\(range.upperBound)")
         }
         return number
     }

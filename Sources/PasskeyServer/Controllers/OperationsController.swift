@@ -19,7 +19,8 @@ struct OperationsController: Sendable {
             return HTTPResponse(status: 200, contentType: "application/json", body: Array(#"{"status":"ready"}"#.utf8))
         }
         return Problem(
-            status: 503, code: "service-unavailable", detail: "The database is unreachable or its schema is not current."
+            status: 503, code: "service-unavailable",
+            detail: "The database is unreachable or its schema is not current."
         ).response
     }
 

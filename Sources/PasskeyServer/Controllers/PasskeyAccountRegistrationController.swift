@@ -47,7 +47,8 @@ struct PasskeyAccountRegistrationController: Sendable {
                     registrationID: registrationID, email: email, displayName: displayName, response: parsed.response,
                     name: parsed.name, residentKey: parsed.residentKey)
                 support.logger.ceremony(
-                    Self.ceremony, step: "accountRegistration.complete", event: "succeeded", requestID: context.requestID)
+                    Self.ceremony, step: "accountRegistration.complete", event: "succeeded",
+                    requestID: context.requestID)
                 support.metrics.recordCeremony("passkey_account_registration", outcome: "succeeded")
                 return support.json(201, support.session(done.session))
             } catch {

@@ -41,7 +41,8 @@ struct PasskeyAuthenticationController: Sendable {
                     support.metrics.recordCeremony("passkey_authentication", outcome: "warning", reason: "cloneWarning")
                 }
                 support.logger.ceremony(
-                    Self.ceremony, step: "authentication.recordAssertion", event: "succeeded", requestID: context.requestID)
+                    Self.ceremony, step: "authentication.recordAssertion", event: "succeeded",
+                    requestID: context.requestID)
                 support.metrics.recordCeremony("passkey_authentication", outcome: "succeeded")
                 return support.json(200, support.session(done.session))
             } catch {
@@ -86,7 +87,9 @@ struct PasskeyAuthenticationController: Sendable {
             userHandle = body.userHandle
         }
         let id = try support.bytes(credentialID, field: "credentialID")
-        guard CredentialID(bytes: id) != nil else { throw Problem.invalidRequest("credentialID must be 1 to 1023 bytes.") }
+        guard CredentialID(bytes: id) != nil else {
+            throw Problem.invalidRequest("credentialID must be 1 to 1023 bytes.")
+        }
         return AuthenticationResponse(
             credentialID: id, clientDataJSON: try support.bytes(clientDataJSON, field: "clientDataJSON"),
             authenticatorData: try support.bytes(authenticatorData, field: "authenticatorData"),

@@ -25,8 +25,10 @@ struct PasskeyRegistrationController: Sendable {
             default: throw Problem.invalidRequest("mode must be modal or conditional.")
             }
             do throws(PasskeyRegistrationStartError) {
-                let started = try await start.execute(session: session, mode: mode, clientAddress: context.clientAddress)
-                support.logger.ceremony(Self.ceremony, step: "registration.start", event: "succeeded", requestID: context.requestID)
+                let started = try await start.execute(
+                    session: session, mode: mode, clientAddress: context.clientAddress)
+                support.logger.ceremony(
+                    Self.ceremony, step: "registration.start", event: "succeeded", requestID: context.requestID)
                 let options = started.options
                 return support.json(
                     200,
@@ -46,7 +48,8 @@ struct PasskeyRegistrationController: Sendable {
                     case .internalFailure: "internal"
                     }
                 support.logger.ceremony(
-                    Self.ceremony, step: "registration.start", event: "failed", reason: reason, requestID: context.requestID)
+                    Self.ceremony, step: "registration.start", event: "failed", reason: reason,
+                    requestID: context.requestID)
                 throw ProblemMapping.problem(error)
             }
         }

@@ -15,7 +15,9 @@ struct PasswordController: Sendable {
                 let account = try await registration.execute(
                     email: body.email, displayName: body.displayName, password: body.password)
                 return support.json(
-                    201, AccountCreatedResponseBody(accountID: account.id.description, displayName: account.displayName.value))
+                    201,
+                    AccountCreatedResponseBody(
+                        accountID: account.id.description, displayName: account.displayName.value))
             } catch {
                 throw ProblemMapping.problem(error)
             }

@@ -10,7 +10,9 @@ struct Problem: Error, Sendable {
     var reason: String?
     var headers: [(name: String, value: String)] = []
 
-    init(status: Int, code: String, detail: String, reason: String? = nil, headers: [(name: String, value: String)] = []) {
+    init(
+        status: Int, code: String, detail: String, reason: String? = nil, headers: [(name: String, value: String)] = []
+    ) {
         self.status = status
         self.code = code
         self.detail = detail

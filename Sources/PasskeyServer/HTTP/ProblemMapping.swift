@@ -7,7 +7,9 @@ enum ProblemMapping {
         switch error {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .weakPassword:
-            Problem(status: 400, code: "weak-password", detail: "Passwords need at least 8 characters (at most 1024 bytes).")
+            Problem(
+                status: 400, code: "weak-password", detail: "Passwords need at least 8 characters (at most 1024 bytes)."
+            )
         case .emailTaken: Problem(status: 409, code: "email-taken", detail: "An account with this email exists.")
         case .unavailable: .unavailable
         case .internalFailure: .internalFailure

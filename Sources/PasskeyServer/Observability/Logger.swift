@@ -27,14 +27,16 @@ struct Logger: Sendable {
         level: LogLevel = .info
     ) {
         guard level >= self.level else { return }
-        var line = "time=\(WireJSON.timestamp(Date())) level=\(level.rawValue) [\(ceremony)] step=\(step) event=\(event)"
+        var line =
+            "time=\(WireJSON.timestamp(Date())) level=\(level.rawValue) [\(ceremony)] step=\(step) event=\(event)"
         if let reason { line += " reason=\(Self.quoted(reason))" }
         line += " request_id=\(requestID)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 
     static func quoted(_ value: String) -> String {
-        let needsQuotes = value.isEmpty || value.contains { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "\\" || $0.isNewline }
+        let needsQuotes =
+            value.isEmpty || value.contains { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "\\" || $0.isNewline }
         guard needsQuotes else { return value }
         var escaped = "\""
         for character in value {

@@ -44,7 +44,8 @@ final class Metrics: Sendable {
         out += "# TYPE passkey_http_requests_total counter\n"
         for key in snapshot.requests.keys.sorted() {
             let p = key.split(separator: "|", omittingEmptySubsequences: false)
-            out += "passkey_http_requests_total{route=\"\(p[0])\",method=\"\(p[1])\",status=\"\(p[2])\"} \(snapshot.requests[key]!)\n"
+            out +=
+                "passkey_http_requests_total{route=\"\(p[0])\",method=\"\(p[1])\",status=\"\(p[2])\"} \(snapshot.requests[key]!)\n"
         }
         out += "# HELP passkey_http_request_duration_seconds Request latency by route and method.\n"
         out += "# TYPE passkey_http_request_duration_seconds histogram\n"
@@ -63,7 +64,8 @@ final class Metrics: Sendable {
         out += "# TYPE passkey_ceremony_outcomes_total counter\n"
         for key in snapshot.ceremonies.keys.sorted() {
             let p = key.split(separator: "|", omittingEmptySubsequences: false)
-            out += "passkey_ceremony_outcomes_total{ceremony=\"\(p[0])\",outcome=\"\(p[1])\",reason=\"\(p[2])\"} \(snapshot.ceremonies[key]!)\n"
+            out +=
+                "passkey_ceremony_outcomes_total{ceremony=\"\(p[0])\",outcome=\"\(p[1])\",reason=\"\(p[2])\"} \(snapshot.ceremonies[key]!)\n"
         }
         return out
     }

@@ -4,11 +4,29 @@ internal import PasskeyDomain
 /// PublicKeyCredentialCreationOptionsJSON (WebAuthn L3 §5.4), as
 /// `PublicKeyCredential.parseCreationOptionsFromJSON` takes it.
 struct CreationOptionsJSON: Encodable {
-    struct RelyingParty: Encodable { let id: String; let name: String }
-    struct User: Encodable { let id: String; let name: String; let displayName: String }
-    struct Parameter: Encodable { let type = "public-key"; let alg: Int }
-    struct Descriptor: Encodable { let type = "public-key"; let id: String; let transports: [String] }
-    struct Selection: Encodable { let residentKey = "required"; let requireResidentKey = true; let userVerification: String }
+    struct RelyingParty: Encodable {
+        let id: String
+        let name: String
+    }
+    struct User: Encodable {
+        let id: String
+        let name: String
+        let displayName: String
+    }
+    struct Parameter: Encodable {
+        let type = "public-key"
+        let alg: Int
+    }
+    struct Descriptor: Encodable {
+        let type = "public-key"
+        let id: String
+        let transports: [String]
+    }
+    struct Selection: Encodable {
+        let residentKey = "required"
+        let requireResidentKey = true
+        let userVerification: String
+    }
     struct Extensions: Encodable { let credProps = true }
 
     let rp: RelyingParty
@@ -40,7 +58,10 @@ struct CreationOptionsJSON: Encodable {
 
 /// PublicKeyCredentialRequestOptionsJSON (WebAuthn L3 §5.5) with an empty allowCredentials.
 struct RequestOptionsJSON: Encodable {
-    struct Descriptor: Encodable { let type = "public-key"; let id: String }
+    struct Descriptor: Encodable {
+        let type = "public-key"
+        let id: String
+    }
     let challenge: String
     let rpId: String
     let timeout: Int

@@ -37,6 +37,7 @@ enum WireJSON {
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let y = String(year)
         let paddedYear = String(repeating: "0", count: max(0, 4 - y.count)) + y
-        return "\(paddedYear)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+        return
+            "\(paddedYear)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
     }
 }

@@ -15,6 +15,15 @@ package enum ChildProcess {
     package static func run(_ arguments: [String], logFile: String = "/dev/null", environment: [String: String]? = nil)
         throws
     {
+        let child = try start(arguments, logFile: logFile, environment: environment)
+        let code = child.wait()
+        guard code == 0 else { throw Failure(command: arguments, status: code) }
+    }
+
+    /// Starts `arguments[0]` without waiting; stdout and stderr go to `logFile`.
+    package static func start(_ arguments: [String], logFile: String, environment: [String: String]? = nil) throws
+        -> Running
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -30,12 +39,22 @@ package enum ChildProcess {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
         guard spawned == 0 else { throw Failure(command: arguments, status: -spawned) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let exited = (status & 0x7f) == 0
-        let code = (status >> 8) & 0xff
-        guard exited, code == 0 else {
-            throw Failure(command: arguments, status: exited ? code : 128 + (status & 0x7f))
+        return Running(pid: pid)
+    }
+
+    /// A started child process.
+    package struct Running: Sendable {
+        package let pid: Int32
+
+        /// Sends a signal (e.g. SIGTERM).
+        package func signal(_ number: Int32) { kill(pid, number) }
+
+        /// Waits for the exit; returns the exit code, or 128 + the signal number.
+        package func wait() -> Int32 {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            let exited = (status & 0x7f) == 0
+            return exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         }
     }
 

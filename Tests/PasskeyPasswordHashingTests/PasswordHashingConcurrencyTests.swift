@@ -1,3 +1,4 @@
+import Dispatch
 import PasskeyApplication
 import PasskeyPasswordHashing
 import Testing
@@ -28,18 +29,20 @@ import Testing
         #expect(mostWaiting.value >= 1)
     }
 
-    /// While four hashes queue on one thread, an unrelated task still runs and finishes first.
+    /// While the pool's only thread is held by blocking work and more work waits behind it, an
+    /// unrelated task on the cooperative pool still runs to completion. Deterministic: the
+    /// blocking work is released only after the probe has finished.
     @Test func cooperativePoolStaysFreeWhileHashing() async throws {
         let pool = BlockingWorkPool(width: 1)
-        let hasher = Argon2PasswordHasher(parameters: .owasp, limits: .standard, pool: pool)
-        let hashes = try await withThrowingTaskGroup(of: String.self) { group in
-            for index in 0..<4 { group.addTask { try await hasher.hash("password \(index)") } }
-            #expect(await Polling.until { pool.metrics.running == 1 && pool.metrics.waiting >= 1 })
-            let completedWhenProbeRan = await Task { pool.metrics.completed }.value
-            #expect(completedWhenProbeRan < 4)
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(hashes.count == 4)
+        let gate = DispatchSemaphore(value: 0)
+        let blocked = Task { try await pool.run { gate.wait() } }
+        let queued = Task { try await pool.run { 42 } }
+        #expect(await Polling.until { pool.metrics.running == 1 && pool.metrics.waiting == 1 })
+        let probe = await Task { pool.metrics.completed }.value
+        #expect(probe == 0, "the probe ran while the pool thread was still blocked")
+        gate.signal()
+        try await blocked.value
+        #expect(try await queued.value == 42)
         #expect(pool.metrics.peakRunning == 1)
     }
 }

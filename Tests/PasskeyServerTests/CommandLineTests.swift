@@ -6,8 +6,10 @@ import Testing
 @testable import PasskeyServer
 
 @Suite struct CommandLineTests {
+    private var executable: String { Self.executablePath }
+
     /// The built executable (next to the test bundle).
-    private var executable: String {
+    static var executablePath: String {
         var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = folder.appendingPathComponent("passkey-server").path
@@ -105,6 +107,43 @@ import Testing
             }
             #expect(hash.hasPrefix("$argon2id$"), "re-hashed on sign-in")
             await server.stop()
+        }
+    }
+}
+
+/// `serve` as operators run it: the real executable, stopped by SIGTERM.
+@Suite struct ServeLifecycleTests {
+    @Test func sigtermFinishesTheRequestInFlightAndExitsZero() async throws {
+        try await withTestDatabase { database, _ in
+            let executable = CommandLineTests.executablePath
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log")
+                .path
+            defer { try? FileManager.default.removeItem(atPath: log) }
+            var env = ProcessInfo.processInfo.environment
+            env["DATABASE_URL"] = database.conninfo
+            env["PORT"] = "0"
+            env["PASSKEY_MIGRATIONS_DIR"] = PackagePaths.migrations.path
+            let child = try ChildProcess.start([executable, "serve"], logFile: log, environment: env)
+            var port: Int?
+            for _ in 0..<200 where port == nil {
+                try await Task.sleep(for: .milliseconds(25))
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                if let range = text.range(of: "port=") {
+                    port = Int(text[range.upperBound...].prefix { $0.isNumber })
+                }
+            }
+            let bound = try #require(port, "the server logged where it listens")
+            let client = TestHTTPClient(base: "http://127.0.0.1:\(bound)")
+            #expect(try await client.send("GET", "/readyz").status == 200)
+            #expect(try await client.send("POST", "/v1/passkeys/authentications").status == 200)
+            child.signal(SIGTERM)
+            let code = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: child.wait()) }
+            }
+            #expect(code == 0)
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            #expect(text.contains("event=shutdown signal=SIGTERM"))
+            #expect(text.contains("event=stopped"))
         }
     }
 }

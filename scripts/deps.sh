@@ -23,12 +23,21 @@ fi
 command -v swift >/dev/null || { echo "deps: swift is not on PATH (Swift 6.x toolchain needed)" >&2; exit 1; }
 
 if [ "${1:-}" = "--with-test-tools" ]; then
-    if ! command -v check-jsonschema >/dev/null 2>&1; then
-        echo "deps: installing check-jsonschema (PyPI) to validate docker-compose.yml" >&2
-        if [ "$(id -u)" -eq 0 ]; then
-            python3 -m pip install --quiet --disable-pip-version-check check-jsonschema >/dev/null
-        else
-            python3 -m pip install --quiet --disable-pip-version-check --user check-jsonschema >/dev/null
+    # check-jsonschema (PyPI) validates docker-compose.yml; it lives in a project-local venv
+    # (.tools/venv, ignored by git) so neither root's nor Debian's system Python is touched.
+    venv=.tools/venv
+    if [ ! -x "$venv/bin/check-jsonschema" ]; then
+        echo "deps: installing check-jsonschema (PyPI) into $venv" >&2
+        if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+            rm -rf "$venv"
+            if [ "$(id -u)" -eq 0 ]; then
+                DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+                python3 -m venv "$venv"
+            else
+                echo "deps: python3 cannot make a venv (sudo apt-get install python3-venv)" >&2
+                exit 1
+            fi
         fi
+        "$venv/bin/pip" install --quiet --disable-pip-version-check check-jsonschema >/dev/null
     fi
 fi

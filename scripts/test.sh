@@ -5,7 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/deps.sh --with-test-tools
-export PATH="$HOME/.local/bin:$PATH"
 
 tmp=$(mktemp -d /tmp/pkt.XXXXXX)
 cleanup() { scripts/pg.sh stop "$tmp" || true; rm -rf "$tmp"; }
@@ -18,7 +17,7 @@ echo "test: throwaway PostgreSQL at $conninfo"
 status=0
 
 echo "== offline checks"
-check-jsonschema --builtin-schema vendor.compose-spec docker-compose.yml || status=1
+.tools/venv/bin/check-jsonschema --builtin-schema vendor.compose-spec docker-compose.yml || status=1
 
 echo "== swift format lint"
 swift format lint --strict --recursive Sources Tests Fuzz/Sources Package.swift || status=1

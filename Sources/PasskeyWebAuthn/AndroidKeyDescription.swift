@@ -8,7 +8,7 @@
 ///     attestationChallenge OCTET STRING, uniqueId OCTET STRING,
 ///     softwareEnforced AuthorizationList, teeEnforced AuthorizationList }
 /// ```
-struct AndroidKeyDescription {
+package struct AndroidKeyDescription {
     static let extensionOID = "1.3.6.1.4.1.11129.2.1.17"
     /// Longest attestationChallenge accepted (Keystore allows 128 bytes).
     static let maximumChallengeLength = 128
@@ -25,7 +25,7 @@ struct AndroidKeyDescription {
 
     /// Parses the extension value; nil when malformed. Members after teeEnforced are tolerated
     /// (ASN.1 extensibility for later attestation versions).
-    init?(extensionValue: [UInt8]) {
+    package init?(extensionValue: [UInt8]) {
         guard let sequence = DERReader.single(extensionValue, tag: DERElement.sequence),
             let fields = DERReader.elements(sequence)
         else { return nil }

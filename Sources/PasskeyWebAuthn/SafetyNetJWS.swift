@@ -4,7 +4,7 @@ internal import PasskeyOpenSSL
 
 /// A SafetyNet attestation response: a JWS in compact serialization (RFC 7515 §7.1),
 /// `BASE64URL(header) . BASE64URL(payload) . BASE64URL(signature)`, parsed with limits.
-struct SafetyNetJWS {
+package struct SafetyNetJWS {
     /// Largest response accepted (real ones are 5–9 KiB).
     static let maximumLength = 32 * 1024
     /// Largest single x5c entry (base64 text).
@@ -20,7 +20,7 @@ struct SafetyNetJWS {
     let signature: [UInt8]
 
     /// Parses the compact JWS; nil when anything is malformed, over a limit or of an unknown `alg`.
-    init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         guard bytes.count <= Self.maximumLength else { return nil }
         let parts = bytes.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 3, let headerPart = parts.first, let payloadPart = parts.dropFirst().first,

@@ -1,6 +1,6 @@
 /// `certInfo` of a TPM attestation statement: a TPMS_ATTEST (TPM 2.0 Part 2 §10.12.12) whose
 /// `attested` member is a TPMS_CERTIFY_INFO (§10.12.3), parsed exactly (WebAuthn L3 §8.3).
-struct TPMSAttest {
+package struct TPMSAttest {
     /// TPM_GENERATED_VALUE: the structure was made by a TPM (Part 2 §6.2).
     static let generatedValue: UInt32 = 0xff54_4347
     /// TPM_ST_ATTEST_CERTIFY (Part 2 §6.9).
@@ -26,7 +26,7 @@ struct TPMSAttest {
 
     /// Parses certInfo; nil unless it is a complete TPMS_ATTEST with TPM_GENERATED_VALUE and
     /// TPM_ST_ATTEST_CERTIFY and no trailing bytes.
-    init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count <= Self.maximumLength else { return nil }
         var reader = TPMReader(bytes)
         guard let magic = reader.uint32(), magic == Self.generatedValue,

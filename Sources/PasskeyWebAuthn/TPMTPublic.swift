@@ -2,7 +2,7 @@ internal import PasskeyOpenSSL
 
 /// `pubArea` of a TPM attestation statement: a TPMT_PUBLIC (TPM 2.0 Part 2 §12.2.4) of an RSA
 /// or ECC key, parsed exactly (WebAuthn L3 §8.3).
-struct TPMTPublic {
+package struct TPMTPublic {
     /// The public key in `parameters` and `unique`.
     enum Key: Equatable {
         /// Modulus as in `unique` (big-endian) and the public exponent (0 in the structure means 2^16 + 1).
@@ -25,7 +25,7 @@ struct TPMTPublic {
     let rawBytes: [UInt8]
 
     /// Parses pubArea; nil unless it is a complete RSA or ECC TPMT_PUBLIC without trailing bytes.
-    init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count <= Self.maximumLength else { return nil }
         var reader = TPMReader(bytes)
         guard let type = reader.uint16(), let nameAlgorithm = reader.uint16(),

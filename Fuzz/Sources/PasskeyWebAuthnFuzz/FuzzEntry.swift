@@ -1,7 +1,8 @@
 internal import PasskeyWebAuthn
 
 /// The fuzz callback (passed to libFuzzer's driver in main.swift): feeds the same bytes to every strict parser of the verifier
-/// (CBOR, attestation object, authenticator data, COSE key, client data). Parsers must
+/// (CBOR, attestation object, authenticator data, COSE key, client data, TPM structures, the
+/// Android key attestation extension, the SafetyNet JWS). Parsers must
 /// never trap or allocate without bound; outcomes are ignored.
 func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data else { return 0 }
@@ -19,5 +20,9 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     _ = try? AuthenticatorData(bytes: bytes, decoder: decoder)
     _ = try? COSEKey(bytes: bytes)
     _ = CollectedClientData(bytes: bytes)
+    _ = TPMSAttest(bytes: bytes)
+    _ = TPMTPublic(bytes: bytes)
+    _ = AndroidKeyDescription(extensionValue: bytes)
+    _ = SafetyNetJWS(bytes)
     return 0
 }

@@ -136,6 +136,11 @@ import Testing
             let client = TestHTTPClient(base: "http://127.0.0.1:\(bound)")
             #expect(try await client.send("GET", "/readyz").status == 200)
             #expect(try await client.send("POST", "/v1/passkeys/authentications").status == 200)
+            let password = "very secret password 1"
+            let (token, _) = try await client.passwordUser(password: password)
+            _ = try await client.send("POST", "/v1/sessions", json: ["email": "x@example.com", "password": password])
+            let options = try await client.send("POST", "/v1/passkeys/registrations", token: token)
+            let challenge = try #require(options.string("challenge"))
             child.signal(SIGTERM)
             let code = await withCheckedContinuation { continuation in
                 DispatchQueue.global().async { continuation.resume(returning: child.wait()) }
@@ -144,6 +149,12 @@ import Testing
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             #expect(text.contains("event=shutdown signal=SIGTERM"))
             #expect(text.contains("event=stopped"))
+            // Logs never carry a password, a token or a challenge.
+            #expect(
+                text.contains("[PasswordAuthentication] step=password.verify event=failed reason=invalidCredentials"))
+            #expect(!text.contains(password))
+            #expect(!text.contains(token))
+            #expect(!text.contains(challenge))
         }
     }
 }

@@ -23,6 +23,8 @@ package final class PostgresConnectionPool: Sendable {
     private struct Waiter {
         let id: UInt64
         let continuation: CheckedContinuation<PooledConnection, any Error>
+        /// Fails the waiter after `acquireTimeout`; cancelled when the waiter is served.
+        let timeout: DispatchWorkItem
     }
 
     private struct State {
@@ -77,6 +79,7 @@ package final class PostgresConnectionPool: Sendable {
         }
         _ = idle  // Released here; each PostgresConnection closes itself in deinit.
         for waiter in waiters {
+            waiter.timeout.cancel()
             waiter.continuation.resume(throwing: PostgresError(kind: .poolClosed, diagnostic: "pool closed"))
         }
     }
@@ -86,7 +89,7 @@ package final class PostgresConnectionPool: Sendable {
     private enum Plan {
         case use(PooledConnection)
         case open(generation: UInt64)
-        case wait(id: UInt64)
+        case wait(timeout: DispatchWorkItem)
         case refuse
     }
 
@@ -109,8 +112,9 @@ package final class PostgresConnectionPool: Sendable {
                         return .open(generation: state.generation)
                     }
                     state.nextWaiterID += 1
-                    state.waiters.append(Waiter(id: state.nextWaiterID, continuation: continuation))
-                    return .wait(id: state.nextWaiterID)
+                    let timeout = timeoutItem(for: state.nextWaiterID)
+                    state.waiters.append(Waiter(id: state.nextWaiterID, continuation: continuation, timeout: timeout))
+                    return .wait(timeout: timeout)
                 }
                 stale.removeAll()  // Closed outside the lock (deinit calls PQfinish).
                 switch plan {
@@ -118,8 +122,10 @@ package final class PostgresConnectionPool: Sendable {
                     continuation.resume(returning: pooled)
                 case .open(let generation):
                     open(generation: generation, for: continuation)
-                case .wait(let id):
-                    scheduleTimeout(for: id)
+                case .wait(let timeout):
+                    let (seconds, attoseconds) = configuration.acquireTimeout.components
+                    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: timeout)
                 case .refuse:
                     continuation.resume(throwing: PostgresError(kind: .poolClosed, diagnostic: "pool closed"))
                 }
@@ -147,12 +153,11 @@ package final class PostgresConnectionPool: Sendable {
         }
     }
 
-    /// Fails the waiter `id` with `poolTimeout` if it is still waiting after `acquireTimeout`.
-    private func scheduleTimeout(for id: UInt64) {
+    /// The work that fails waiter `id` with `poolTimeout` if it is still waiting when it runs.
+    /// Cancelled as soon as the waiter is served, so served waiters leave no timer behind.
+    private func timeoutItem(for id: UInt64) -> DispatchWorkItem {
         let timeout = configuration.acquireTimeout
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        return DispatchWorkItem { [weak self] in
             guard let self else { return }
             let expired: Waiter? = self.state.withLock { state in
                 guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
@@ -192,8 +197,10 @@ package final class PostgresConnectionPool: Sendable {
         }
         switch next {
         case .handOver(let waiter, let connection):
+            waiter.timeout.cancel()
             waiter.continuation.resume(returning: connection)
         case .openFor(let waiter, let generation):
+            waiter.timeout.cancel()
             open(generation: generation, for: waiter.continuation)
         case .done:
             break

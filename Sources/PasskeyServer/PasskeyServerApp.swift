@@ -52,7 +52,7 @@ final class PasskeyServerApp: Sendable {
         let tokens = OpenSSLSessionTokenGenerator()
         let random = OpenSSLRandomGenerator()
         let names = KnownAuthenticatorNames()
-        let issuer = SessionIssuer(tokens: tokens, lifetime: policy.sessionLifetime)
+        let issuer = SessionIssuer(tokens: tokens, random: random, lifetime: policy.sessionLifetime)
         let limiter = StartRateLimiter(repository: rateLimits, limitPerMinute: policy.startsPerMinute)
         let support = ControllerSupport(
             bearer: BearerAuthenticationUseCase(sessions: sessions, tokens: tokens, clock: clock), logger: logger,
@@ -160,14 +160,17 @@ final class PasskeyServerApp: Sendable {
             response.headers.append(("Access-Control-Allow-Origin", origin))
             response.headers.append(("Vary", "Origin"))
         }
-        let seconds =
-            Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-            + Double((ContinuousClock.now - started).components.seconds)
+        let elapsed = (ContinuousClock.now - started).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         metrics.recordRequest(route: routeLabel, method: request.method, status: response.status, seconds: seconds)
-        logger.info([
-            "event": "request", "method": request.method, "route": routeLabel, "status": String(response.status),
-            "duration_ms": String(format: "%.2f", seconds * 1000), "client": client, "request_id": requestID,
-        ])
+        // Built only when it will be written: at LOG_LEVEL=warning this costs nothing.
+        if logger.level <= .info {
+            logger.info([
+                "event": "request", "method": request.method, "route": routeLabel, "status": String(response.status),
+                "duration_ms": String(Double(Int((seconds * 1_000_000).rounded())) / 1000), "client": client,
+                "request_id": requestID,
+            ])
+        }
         return response
     }
 

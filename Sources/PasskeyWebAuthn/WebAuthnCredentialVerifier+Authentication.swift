@@ -36,7 +36,7 @@ extension WebAuthnCredentialVerifier {
         // Steps 21–22: signature over authenticatorData ‖ SHA-256(clientDataJSON) with the stored key.
         let credentialKey: COSEKey
         do {
-            credentialKey = try COSEKey(bytes: expectation.publicKey)
+            credentialKey = try keyCache.key(for: expectation.publicKey)
         } catch {
             switch error {
             case .unsupportedAlgorithm: throw .unsupportedAlgorithm

@@ -11,6 +11,8 @@ package struct WebAuthnCredentialVerifier: Sendable {
     let anchorsForAllFormats: [Certificate]
     let anchorsByFormat: [String: [Certificate]]
     let decoder = CBORDecoder()
+    /// Stored credential keys already parsed (sign-ins reuse them).
+    let keyCache = COSEKeyCache()
 
     /// Parses the trust anchors once; an anchor that is not a DER certificate is refused.
     package init(configuration: WebAuthnVerifierConfiguration) throws(WebAuthnConfigurationError) {

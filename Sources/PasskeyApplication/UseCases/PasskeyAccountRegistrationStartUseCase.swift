@@ -50,7 +50,8 @@ package struct PasskeyAccountRegistrationStartUseCase: Sendable {
         }
         let now = clock.now
         let registration = PasskeyAccountRegistration(
-            prospectiveAccountID: AccountID(), email: email, displayName: displayName,
+            id: RegistrationID(random.uuid()), prospectiveAccountID: AccountID(random.uuid()), email: email,
+            displayName: displayName,
             challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
             expiresAt: now.addingTimeInterval(policy.challengeLifetime))
         do {

@@ -38,7 +38,7 @@ package struct PasskeyAuthenticationStartUseCase: Sendable {
         -> PasskeyAuthenticationStart
     {
         let challenge = PasskeyAuthenticationChallenge(
-            challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
+            id: ChallengeID(random.uuid()), challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
             expiresAt: clock.now.addingTimeInterval(policy.challengeLifetime))
         do {
             if case .limited(let retryAfter) = try await limiter.check(clientAddress: clientAddress) {

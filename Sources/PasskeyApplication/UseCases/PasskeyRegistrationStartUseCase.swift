@@ -59,7 +59,8 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
                 throw PasskeyRegistrationStartError.internalFailure
             }
             let challenge = PasskeyRegistrationChallenge(
-                accountID: summary.account.id, challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
+                id: ChallengeID(random.uuid()), accountID: summary.account.id,
+                challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
                 mode: mode, expiresAt: now.addingTimeInterval(policy.challengeLifetime))
             try await challenges.saveRegistrationChallenge(challenge)
             let options = CredentialCreationOptions(

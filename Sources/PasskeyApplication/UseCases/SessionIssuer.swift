@@ -4,10 +4,12 @@ package import PasskeyDomain
 /// Builds sessions: a fresh token, its digest, and the expiry from policy.
 package struct SessionIssuer: Sendable {
     let tokens: any SessionTokenGenerator
+    let random: any RandomGenerator
     let lifetime: TimeInterval
 
-    package init(tokens: any SessionTokenGenerator, lifetime: TimeInterval) {
+    package init(tokens: any SessionTokenGenerator, random: any RandomGenerator, lifetime: TimeInterval) {
         self.tokens = tokens
+        self.random = random
         self.lifetime = lifetime
     }
 
@@ -17,7 +19,8 @@ package struct SessionIssuer: Sendable {
     {
         let token = tokens.makeToken()
         let stored = AuthenticationSession(
-            accountID: account.id, tokenDigest: token.digest, method: method, createdAt: now,
+            id: SessionID(random.uuid()), accountID: account.id, tokenDigest: token.digest, method: method,
+            createdAt: now,
             expiresAt: now.addingTimeInterval(lifetime))
         return (
             stored,

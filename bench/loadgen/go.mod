@@ -1,0 +1,3 @@
+module passkeybench/loadgen
+
+go 1.19

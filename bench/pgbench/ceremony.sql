@@ -1,0 +1,43 @@
+-- One passkey sign-in ceremony's SQL, as the servers run it: three statements, three
+-- autocommit transactions (each a durable commit), the same text as
+-- Sources/PasskeyPersistence/PostgresChallengeRepository.swift (saveAuthenticationChallenge,
+-- consumeAuthenticationChallenge(id:credentialID:)) and PostgresSessionRepository.swift
+-- (recordAssertion). Values a server computes itself (UUIDs, random challenge and token
+-- digest, timestamps) are computed here by PostgreSQL; the credential ID of account k is k as
+-- 16 bytes big-endian (see bench/loadgen). Each client uses only its own accounts, as the
+-- HTTP load generator does, so counters never race.
+--   pgbench -n -M prepared -f ceremony.sql -D nclients=C -D naccounts=N -c C ...
+\set k :client_id + 1 + :nclients * random(0, :naccounts / :nclients - 1)
+
+-- start: saveAuthenticationChallenge
+INSERT INTO passkey_authentication_challenges (id, challenge, expires_at, consumed_at)
+VALUES (gen_random_uuid(), sha256(random()::text::bytea), now() + interval '300 seconds', NULL)
+RETURNING id AS challenge_id \gset
+
+-- finish, round trip 1: consumeAuthenticationChallenge(id:credentialID:)
+WITH c AS (
+    UPDATE passkey_authentication_challenges SET consumed_at = now()
+    WHERE id = :challenge_id::uuid AND consumed_at IS NULL AND expires_at > now()
+    RETURNING challenge, expires_at, consumed_at
+)
+SELECT c.challenge, c.expires_at, c.consumed_at, a.id, a.display_name, a.created_at,
+       pc.credential_id, pc.account_id, pc.public_key, pc.algorithm, pc.sign_count, pc.aaguid,
+       array_to_string(pc.transports, ','), pc.backup_eligible, pc.backup_state, pc.attestation_format,
+       pc.attestation_type, pc.resident_key, pc.user_verified, pc.name, pc.created_at, pc.last_used_at
+FROM (SELECT 1) AS one
+LEFT JOIN c ON true
+LEFT JOIN passkey_credentials pc ON pc.credential_id = decode(lpad(to_hex(:k::bigint), 32, '0'), 'hex')
+LEFT JOIN accounts a ON a.id = pc.account_id \gset r_
+
+-- finish, round trip 2: recordAssertion (counter +1, as the authenticator would send)
+WITH u AS (
+    UPDATE passkey_credentials
+    SET sign_count = GREATEST(sign_count, :r_sign_count::bigint + 1), backup_state = false,
+        last_used_at = now()
+    WHERE credential_id = decode(lpad(to_hex(:k::bigint), 32, '0'), 'hex') AND sign_count = :r_sign_count::bigint
+    RETURNING account_id
+)
+INSERT INTO authentication_sessions (id, account_id, token_digest, method, created_at, expires_at)
+SELECT gen_random_uuid(), u.account_id, sha256(gen_random_uuid()::text::bytea), 'passkey', now(),
+       now() + interval '30 days'
+FROM u;

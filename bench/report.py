@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Prints the benchmark's one table (Markdown) from a bench/results/<run>/ folder.
+
+Standard library only (runs with the system python3). Usage: python3 bench/report.py DIR
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+
+
+def load_json(path: str):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def read(path: str) -> str:
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    return sorted_values[int(p * (len(sorted_values) - 1))]
+
+
+def mib(kb: int) -> str:
+    return f"{kb / 1024:.0f} MiB"
+
+
+def cores(x) -> str:
+    return "–" if x is None else f"{x:.2f}"
+
+
+def pgbench_row(out: str, name: str):
+    cpu_doc = load_json(os.path.join(out, f"{name}-cpu.json"))
+    if cpu_doc is None:
+        return None
+    start, end = cpu_doc["window_start_epoch"], cpu_doc["window_end_epoch"]
+    latencies, errors, ok = [], 0, 0
+    for line in read(os.path.join(out, f"{name}-transactions.log")).splitlines():
+        f = line.split()
+        if len(f) < 6:
+            continue
+        done = int(f[4]) + int(f[5]) / 1e6
+        if not start <= done <= end:
+            continue
+        if not f[2].isdigit():  # "failed", "serialization", "deadlock"
+            errors += 1
+            continue
+        ok += 1
+        latencies.append(int(f[2]) / 1000)
+    latencies.sort()
+    text = read(os.path.join(out, f"{name}.txt"))
+    status = read(os.path.join(out, f"{name}-status.txt")).strip()
+    aborted = re.search(r"number of failed transactions: (\d+)", text)
+    if status not in ("", "0"):
+        errors = max(errors, 1)
+    wall = end - start
+    return {
+        "rate": ok / wall if wall > 0 else 0,
+        "p50": percentile(latencies, 0.5),
+        "p99": percentile(latencies, 0.99),
+        "errors": errors,
+        "error_note": f"pgbench exit {status}" if status not in ("", "0") else (
+            f"{aborted.group(1)} failed" if aborted and aborted.group(1) != "0" else ""),
+        "cpu": cpu_doc["cpu"],
+        "client": "pgbench",
+        "clients": read(os.path.join(out, f"{name}-clients.txt")).strip() or "?",
+    }
+
+
+def http_row(out: str, name: str):
+    doc = load_json(os.path.join(out, f"{name}.json"))
+    if doc is None:
+        return None
+    return {
+        "rate": doc["ceremonies_per_second"],
+        "p50": doc["latency_ms"].get("p50", float("nan")),
+        "p99": doc["latency_ms"].get("p99", float("nan")),
+        "errors": doc["errors"],
+        "error_note": ", ".join(f"{k}×{v}" for k, v in sorted(doc["error_kinds"].items())),
+        "samples": doc.get("error_samples", []),
+        "cpu": doc["cpu"],
+        "client": "loadgen",
+        "start_p50": doc["start_latency_ms"].get("p50"),
+    }
+
+
+def main() -> int:
+    out = sys.argv[1] if len(sys.argv) > 1 else "."
+    env = dict(
+        line.split("=", 1) for line in read(os.path.join(out, "environment.txt")).splitlines() if "=" in line
+    )
+    rows = [
+        ("(a) Swift passkey-server (release)", http_row(out, "swift"), "swift"),
+        ("(b) Python py_webauthn (uvicorn)", http_row(out, "python"), "python"),
+        ("(c) PostgreSQL limit (pgbench, same SQL)", pgbench_row(out, "pgbench"), "pgbench"),
+        ("(c′) same, at the servers' pool size", pgbench_row(out, "pgbench-pool"), "pgbench-pool"),
+    ]
+    print(f"Passkey sign-in benchmark — {env.get('date', '?')}, nproc={env.get('nproc', '?')}, "
+          f"{env.get('cpu', '')}")
+    print(f"{env.get('duration', '')}; git {env.get('git', '?')}")
+    print()
+    print("| row | ceremonies/s | p50 ms | p99 ms | errors | CPU server | CPU postgres | CPU load gen | CPU other | peak RSS (VmHWM) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    notes = []
+    for title, r, key in rows:
+        if r is None:
+            continue
+        cpu = r["cpu"]
+        groups = cpu.get("groups", {})
+        server = groups.get("server")
+        postgres = groups.get("postgres")
+        client = groups.get("pgbench") if r["client"] == "pgbench" else None
+        if r["client"] == "pgbench":
+            title = f"{title} — {r['clients']} clients"
+            server_cpu = "–"
+            gen = client["cores"] if client else None
+            rss = "–"
+        else:
+            server_cpu = cores(server["cores"]) if server else "–"
+            gen = cpu.get("loadgen_cores")
+            if server and server["processes"] > 1:
+                per = " + ".join(mib(p["vm_hwm_kb"]) for p in server["per_process"])
+                rss = f"{mib(server['peak_rss_kb_sum'])} total ({server['processes']} processes: {per})"
+            elif server:
+                rss = mib(server["peak_rss_kb_max"])
+            else:
+                rss = "–"
+        other = cpu.get("other_cores")
+        print(f"| {title} | {r['rate']:.0f} | {r['p50']:.1f} | {r['p99']:.1f} | {r['errors']} | {server_cpu} | "
+              f"{cores(postgres['cores'] if postgres else None)} | {cores(gen)} | {cores(other)} | {rss} |")
+        if r["errors"]:
+            notes.append(f"{title}: errors {r['error_note']}")
+            for s in r.get("samples", [])[:3]:
+                notes.append(f"    e.g. {s}")
+        if r["rate"] > 0:
+            per_c = []
+            if server:
+                per_c.append(f"server {server['cores'] * 1000 / r['rate']:.2f} ms")
+            if postgres:
+                per_c.append(f"postgres {postgres['cores'] * 1000 / r['rate']:.2f} ms")
+            if client:
+                per_c.append(f"pgbench {client['cores'] * 1000 / r['rate']:.2f} ms")
+            elif gen is not None:
+                per_c.append(f"load gen {gen * 1000 / r['rate']:.2f} ms")
+            notes.append(f"{title}: CPU per ceremony: " + ", ".join(per_c) +
+                         f"; machine busy {cores(cpu.get('machine_busy_cores'))} of {cpu.get('machine_cores')} cores "
+                         f"(irq/softirq {cores(cpu.get('irq_softirq_cores'))}, steal {cores(cpu.get('steal_cores'))}); "
+                         f"load average {cpu.get('load_average', '?').split(' ')[0]}")
+        server_log = read(os.path.join(out, f"{key}-server.log")).splitlines()
+        if server_log:
+            notes.append(f"{title}: {len(server_log)} line(s) in {key}-server.log, e.g. {server_log[0][:200]}")
+        sessions = read(os.path.join(out, f"{key}-sessions.txt")).strip()
+        if sessions:
+            notes.append(f"{title}: sessions in the database after the row (warm-up included): {sessions}")
+    print()
+    print("CPU columns are cores busy during the measured window (2.00 = both cores of a 2-core machine);")
+    print("'other' is everything else running on the machine then (other users, builds): it skews the figures.")
+    for n in notes:
+        print(f"- {n}")
+    settings = read(os.path.join(out, "postgres-settings.txt")).splitlines()
+    if settings:
+        print(f"- PostgreSQL: {', '.join(settings)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# The passkey sign-in benchmark: Swift server, py_webauthn reference server, and PostgreSQL's own
+# limit for the same SQL, side by side in one run. See bench/README.md and docs/benchmark.md.
+#
+#   bash bench/run.sh
+#
+# Knobs (environment): DURATION (s, default 20), WARMUP (s, 3), CONCURRENCY (32), ACCOUNTS (1024),
+# DATABASE_POOL_SIZE (connections per server in total, 8), PY_WORKERS (2), PGBENCH_CLIENTS
+# (default = CONCURRENCY), BENCH_ROWS (swift,python,pgbench,pgbench-pool), PERF (1 = also record a
+# perf profile of the Swift server in the window, "loadgen" = of the load generator; perf adds
+# overhead, so do not compare a profiled run's figures), BENCH_SKIP_INSTALL (1 = skip apt/pip checks).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BENCH=$ROOT/bench
+
+DURATION=${DURATION:-20}
+WARMUP=${WARMUP:-3}
+CONCURRENCY=${CONCURRENCY:-32}
+ACCOUNTS=${ACCOUNTS:-1024}
+POOL=${DATABASE_POOL_SIZE:-8}
+PY_WORKERS=${PY_WORKERS:-2}
+PGBENCH_CLIENTS=${PGBENCH_CLIENTS:-$CONCURRENCY}
+ROWS=${BENCH_ROWS:-swift,python,pgbench,pgbench-pool}
+PERF=${PERF:-0}
+
+int_in() { [[ $2 =~ ^[0-9]+$ ]] && (($2 >= $3 && $2 <= $4)) || { echo "bench: $1 must be $3…$4 (got '$2')" >&2; exit 2; }; }
+int_in DURATION "$DURATION" 1 300
+int_in WARMUP "$WARMUP" 0 60
+int_in CONCURRENCY "$CONCURRENCY" 1 512
+int_in ACCOUNTS "$ACCOUNTS" "$CONCURRENCY" 100000
+int_in DATABASE_POOL_SIZE "$POOL" 1 64
+int_in PY_WORKERS "$PY_WORKERS" 1 16
+int_in PGBENCH_CLIENTS "$PGBENCH_CLIENTS" 1 64
+((ACCOUNTS % CONCURRENCY == 0 && ACCOUNTS % PGBENCH_CLIENTS == 0 && ACCOUNTS % POOL == 0)) \
+    || { echo "bench: ACCOUNTS must be a multiple of CONCURRENCY, PGBENCH_CLIENTS and DATABASE_POOL_SIZE" >&2; exit 2; }
+((POOL % PY_WORKERS == 0)) || { echo "bench: DATABASE_POOL_SIZE must be a multiple of PY_WORKERS" >&2; exit 2; }
+
+log() { printf '[bench %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
+
+# ---------------------------------------------------------------------------------------------
+# 1. What it needs: Debian packages (as root), a venv for the Python server, two builds.
+if [ "${BENCH_SKIP_INSTALL:-0}" != 1 ]; then
+    scripts/deps.sh
+    need=()
+    command -v go >/dev/null || need+=(golang-go)
+    command -v curl >/dev/null || need+=(curl)
+    python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
+    pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+    [ -x "$pg_bin/pgbench" ] || need+=(postgresql-contrib)
+    if ((${#need[@]})); then
+        if [ "$(id -u)" -eq 0 ]; then
+            log "installing ${need[*]}"
+            export DEBIAN_FRONTEND=noninteractive
+            apt-get update -qq
+            apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+        else
+            echo "bench: missing Debian packages: ${need[*]} (sudo apt-get install ${need[*]})" >&2
+            exit 1
+        fi
+    fi
+    stamp=$BENCH/.venv/.requirements.sha256
+    want=$(sha256sum "$BENCH/pyserver/requirements.txt" | cut -d' ' -f1)
+    if [ ! -x "$BENCH/.venv/bin/uvicorn" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+        log "creating bench/.venv (PyPI: $(grep -v '^#' "$BENCH/pyserver/requirements.txt" | tr '\n' ' '))"
+        python3 -m venv "$BENCH/.venv"
+        "$BENCH/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$BENCH/pyserver/requirements.txt"
+        echo "$want" >"$stamp"
+    fi
+fi
+PG_BIN=${PASSKEY_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
+
+mkdir -p "$BENCH/.cache"
+log "building passkey-server (release, scratch path .build-bench)"
+# Other engineers may edit Sources/ meanwhile ("modified during the build"): try up to 3 times.
+for attempt in 1 2 3; do
+    if swift build -c release --product passkey-server --scratch-path "$ROOT/.build-bench" >"$BENCH/.cache/swift-build.log" 2>&1; then
+        tail -n 1 "$BENCH/.cache/swift-build.log" >&2
+        break
+    fi
+    grep -E "error|warning: " "$BENCH/.cache/swift-build.log" | head -n 20 >&2
+    ((attempt < 3)) || { echo "bench: swift build failed (log: bench/.cache/swift-build.log)" >&2; exit 1; }
+    log "build failed (attempt $attempt); retrying in 10 s"
+    sleep 10
+done
+SERVER=$(swift build -c release --scratch-path "$ROOT/.build-bench" --show-bin-path)/passkey-server
+[ -x "$SERVER" ] || { echo "bench: $SERVER was not built" >&2; exit 1; }
+
+log "building the load generator (Go standard library only)"
+mkdir -p "$BENCH/.bin" "$BENCH/.cache"
+(cd "$BENCH/loadgen" && GOCACHE=$BENCH/.cache/go-build GOPATH=$BENCH/.cache/gopath GOPROXY=off GOFLAGS=-mod=mod \
+    go build -o "$BENCH/.bin/loadgen" .)
+LOADGEN=$BENCH/.bin/loadgen
+
+# ---------------------------------------------------------------------------------------------
+# 2. A throwaway PostgreSQL with durable settings; everything stopped on exit.
+OUT=$BENCH/results/$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$OUT"
+TMP=$(mktemp -d /tmp/pkbench.XXXXXX)
+SERVER_PID=""
+PGBENCH_PID=""
+cleanup() {
+    set +e
+    for pid in $SERVER_PID $PGBENCH_PID; do
+        kill -TERM "$pid" 2>/dev/null
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null
+    done
+    "$ROOT/scripts/pg.sh" stop "$TMP" 2>/dev/null
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+unset PG_NOSYNC PG_EXTRA_OPTIONS
+PGPORT=$((20000 + RANDOM % 20000))
+log "starting PostgreSQL (fsync=on, synchronous_commit=on) in $TMP"
+CONNINFO=$(PG_EXTRA_OPTIONS="-c fsync=on -c synchronous_commit=on -c full_page_writes=on -c max_connections=100 -c shared_buffers=256MB" \
+    "$ROOT/scripts/pg.sh" start "$TMP" "$PGPORT")
+PG_PID=$(head -n 1 "$TMP/data/postmaster.pid")
+psql_() { "$PG_BIN/psql" "$CONNINFO" -X -q -v ON_ERROR_STOP=1 "$@"; }
+psql_ -At -c "SELECT name || '=' || current_setting(name) FROM pg_settings
+              WHERE name IN ('fsync','synchronous_commit','full_page_writes','wal_sync_method','shared_buffers','server_version')
+              ORDER BY name" >"$OUT/postgres-settings.txt"
+grep -q '^fsync=on$' "$OUT/postgres-settings.txt" && grep -q '^synchronous_commit=on$' "$OUT/postgres-settings.txt" \
+    || { echo "bench: PostgreSQL is not durable:" >&2; cat "$OUT/postgres-settings.txt" >&2; exit 1; }
+
+log "migrating and seeding $ACCOUNTS accounts with one ES256 passkey each"
+DATABASE_URL=$CONNINFO PASSKEY_MIGRATIONS_DIR=$ROOT/Migrations "$SERVER" migrate >"$OUT/migrate.log" 2>&1 \
+    || { cat "$OUT/migrate.log" >&2; exit 1; }
+"$LOADGEN" seed -accounts "$ACCOUNTS" | psql_ >/dev/null
+
+reset_db() {
+    psql_ -c "TRUNCATE authentication_sessions, passkey_authentication_challenges" \
+        -c "UPDATE passkey_credentials SET sign_count = 0, backup_state = false, last_used_at = NULL" \
+        -c "VACUUM ANALYZE" -c "CHECKPOINT"
+}
+sessions() { psql_ -At -c "SELECT count(*) FROM authentication_sessions"; }
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+wait_ready() { # url pid
+    for _ in $(seq 1 120); do
+        curl -sf -o /dev/null "$1/healthz" && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.25
+    done
+    return 1
+}
+
+stop_server() {
+    [ -n "$SERVER_PID" ] || return 0
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    for _ in $(seq 1 150); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+}
+
+load() { # name url
+    local name=$1 url=$2
+    local perf_pid=""
+    if [ "$PERF" = 1 ] && [ "$name" = swift ] && command -v perf >/dev/null; then
+        (sleep "$WARMUP"; exec perf record -F 499 -g -p "$SERVER_PID" -o "$OUT/perf-swift.data" -- sleep "$DURATION") \
+            >"$OUT/perf-record.log" 2>&1 &
+        perf_pid=$!
+    fi
+    if [ "$PERF" = loadgen ]; then
+        (sleep "$WARMUP"; exec perf record -F 499 -g -p "$(pgrep -n -f "^$LOADGEN run")" -o "$OUT/perf-loadgen.data" -- sleep "$DURATION") \
+            >"$OUT/perf-record.log" 2>&1 &
+    fi
+    "$LOADGEN" run -url "$url" -accounts "$ACCOUNTS" -concurrency "$CONCURRENCY" -warmup "${WARMUP}s" \
+        -duration "${DURATION}s" -watch "server=$SERVER_PID,postgres=$PG_PID" -out "$OUT/$name.json"
+    if [ -n "$perf_pid" ]; then
+        wait "$perf_pid" || true
+        { perf report -i "$OUT/perf-swift.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^$' | head -n 30
+          perf report -i "$OUT/perf-swift.data" --children --sort symbol --stdio -g none 2>/dev/null | grep -v '^$' | head -n 150
+        } >"$OUT/perf-swift.txt" || true
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# 3. The rows.
+run_swift() {
+    reset_db
+    local port; port=$(free_port)
+    log "(a) Swift passkey-server on 127.0.0.1:$port, pool $POOL"
+    env DATABASE_URL="$CONNINFO" HOST=127.0.0.1 PORT="$port" PASSKEY_RP_ID=localhost \
+        PASSKEY_ORIGINS=http://localhost:8080 RATE_LIMIT_STARTS_PER_MINUTE=0 LOG_LEVEL=warning \
+        DATABASE_POOL_SIZE="$POOL" PASSKEY_MIGRATIONS_DIR="$ROOT/Migrations" PASSKEY_OPENAPI_FILE="$ROOT/openapi.json" \
+        "$SERVER" serve >"$OUT/swift-server.log" 2>&1 &
+    SERVER_PID=$!
+    wait_ready "http://127.0.0.1:$port" "$SERVER_PID" || { tail -n 20 "$OUT/swift-server.log" >&2; exit 1; }
+    load swift "http://127.0.0.1:$port"
+    stop_server
+    sessions >"$OUT/swift-sessions.txt"
+}
+
+run_python() {
+    reset_db
+    local port; port=$(free_port)
+    log "(b) Python py_webauthn server (uvicorn, $PY_WORKERS workers, $((POOL / PY_WORKERS)) connections each) on 127.0.0.1:$port"
+    env DATABASE_URL="$CONNINFO" PASSKEY_RP_ID=localhost PASSKEY_ORIGINS=http://localhost:8080 \
+        DATABASE_POOL_SIZE=$((POOL / PY_WORKERS)) \
+        "$BENCH/.venv/bin/uvicorn" app:app --app-dir "$BENCH/pyserver" --host 127.0.0.1 --port "$port" \
+        --workers "$PY_WORKERS" --loop uvloop --http httptools --no-access-log --log-level warning \
+        >"$OUT/python-server.log" 2>&1 &
+    SERVER_PID=$!
+    wait_ready "http://127.0.0.1:$port" "$SERVER_PID" || { tail -n 20 "$OUT/python-server.log" >&2; exit 1; }
+    sleep 1 # every worker up, pools open
+    load python "http://127.0.0.1:$port"
+    stop_server
+    sessions >"$OUT/python-sessions.txt"
+}
+
+run_pgbench() { # name clients
+    local name=$1 clients=$2
+    reset_db
+    log "($name) PostgreSQL: pgbench, $clients clients, the ceremony's three statements"
+    local host; host=$(sed -E 's/.*host=([^ ]+).*/\1/' <<<"$CONNINFO")
+    "$PG_BIN/pgbench" -h "$host" -p "$PGPORT" -U postgres -n -M prepared -r \
+        -c "$clients" -j 2 -T $((WARMUP + DURATION + 2)) \
+        -D nclients="$clients" -D naccounts="$ACCOUNTS" \
+        -f "$BENCH/pgbench/ceremony.sql" -l --log-prefix="$TMP/$name-log" postgres \
+        >"$OUT/$name.txt" 2>&1 &
+    PGBENCH_PID=$!
+    "$LOADGEN" sample -warmup "${WARMUP}s" -duration "${DURATION}s" \
+        -watch "pgbench=$PGBENCH_PID,postgres=$PG_PID" -out "$OUT/$name-cpu.json"
+    local status=0
+    wait "$PGBENCH_PID" || status=$?
+    PGBENCH_PID=""
+    echo "$status" >"$OUT/$name-status.txt"
+    echo "$clients" >"$OUT/$name-clients.txt"
+    cat "$TMP/$name-log".* >"$OUT/$name-transactions.log" 2>/dev/null || true
+    sessions >"$OUT/$name-sessions.txt"
+}
+
+{
+    echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "nproc=$(nproc)"
+    echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+    echo "loadavg_before=$(cat /proc/loadavg)"
+    echo "duration=$DURATION warmup=$WARMUP concurrency=$CONCURRENCY accounts=$ACCOUNTS pool=$POOL py_workers=$PY_WORKERS pgbench_clients=$PGBENCH_CLIENTS"
+    echo "swift=$(swift --version 2>/dev/null | head -n 1)"
+    echo "python=$("$BENCH/.venv/bin/python" --version 2>&1)"
+    echo "git=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)$(git -C "$ROOT" diff --quiet HEAD -- Sources 2>/dev/null || echo ' (Sources modified)')"
+} >"$OUT/environment.txt"
+
+IFS=, read -ra rows <<<"$ROWS"
+for row in "${rows[@]}"; do
+    case "$row" in
+    swift) run_swift ;;
+    python) run_python ;;
+    pgbench) run_pgbench pgbench "$PGBENCH_CLIENTS" ;;
+    pgbench-pool) run_pgbench pgbench-pool "$POOL" ;;
+    *) echo "bench: unknown row '$row' in BENCH_ROWS" >&2; exit 2 ;;
+    esac
+done
+echo "loadavg_after=$(cat /proc/loadavg)" >>"$OUT/environment.txt"
+
+python3 "$BENCH/report.py" "$OUT" | tee "$OUT/summary.md"
+log "raw results in ${OUT#"$ROOT"/}"

@@ -1,5 +1,6 @@
 -- One passkey sign-in ceremony's SQL, as the servers run it: three statements, three
--- autocommit transactions (each a durable commit), the same text as
+-- autocommit transactions (the challenge insert commits asynchronously, as the server's does;
+-- consuming and recording are durable commits), the same text as
 -- Sources/PasskeyPersistence/PostgresChallengeRepository.swift (saveAuthenticationChallenge,
 -- consumeAuthenticationChallenge(id:credentialID:)) and PostgresSessionRepository.swift
 -- (recordAssertion). Values a server computes itself (UUIDs, random challenge and token
@@ -10,8 +11,9 @@
 \set k :client_id + 1 + :nclients * random(0, :naccounts / :nclients - 1)
 
 -- start: saveAuthenticationChallenge
+WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
 INSERT INTO passkey_authentication_challenges (id, challenge, expires_at, consumed_at)
-VALUES (gen_random_uuid(), sha256(random()::text::bytea), now() + interval '300 seconds', NULL)
+SELECT gen_random_uuid(), sha256(random()::text::bytea), now() + interval '300 seconds', NULL FROM relaxed
 RETURNING id AS challenge_id \gset
 
 -- finish, round trip 1: consumeAuthenticationChallenge(id:credentialID:)

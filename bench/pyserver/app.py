@@ -46,8 +46,9 @@ POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "4"))
 
 # The same statements as the Swift server (placeholders in psycopg's style).
 INSERT_CHALLENGE = """
+WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
 INSERT INTO passkey_authentication_challenges (id, challenge, expires_at, consumed_at)
-VALUES (%s, %s, %s, %s)
+SELECT %s, %s, %s, %s FROM relaxed
 """
 
 CREDENTIAL_COLUMNS = """

@@ -162,11 +162,13 @@ final class PasskeyServerApp: Sendable {
         }
         let elapsed = (ContinuousClock.now - started).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-        metrics.recordRequest(route: routeLabel, method: request.method, status: response.status, seconds: seconds)
+        // Labels stay bounded whatever clients send: known methods, route patterns, "unmatched".
+        let methodLabel = Self.knownMethods.contains(request.method) ? request.method : "OTHER"
+        metrics.recordRequest(route: routeLabel, method: methodLabel, status: response.status, seconds: seconds)
         // Built only when it will be written: at LOG_LEVEL=warning this costs nothing.
         if logger.level <= .info {
             logger.info([
-                "event": "request", "method": request.method, "route": routeLabel, "status": String(response.status),
+                "event": "request", "method": methodLabel, "route": routeLabel, "status": String(response.status),
                 "duration_ms": String(Double(Int((seconds * 1_000_000).rounded())) / 1000), "client": client,
                 "request_id": requestID,
             ])
@@ -186,6 +188,8 @@ final class PasskeyServerApp: Sendable {
         }
         return response
     }
+
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
     /// A client's `X-Request-ID` when it is a short token, else a new UUID.
     static func requestID(_ given: String?) -> String {

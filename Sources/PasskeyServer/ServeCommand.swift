@@ -45,6 +45,8 @@ enum ServeCommand {
                 tooLarge: { Problem.payloadTooLarge.response },
                 shutdownResponse: { Problem.unavailable.response }),
             handler: app.handle)
+        // A closed log pipe or client socket must not kill the server: writes report EPIPE instead.
+        signal(SIGPIPE, SIG_IGN)
         let signals = SignalWaiter(signals: [SIGTERM, SIGINT])
         do {
             try server.start()

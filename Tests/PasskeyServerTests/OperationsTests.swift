@@ -24,6 +24,19 @@ import Testing
         }
     }
 
+    @Test func metricLabelsStayBoundedWhateverClientsSend() async throws {
+        try await withServer { server, _ in
+            let odd = try await server.client.send("FROBNICATE", "/healthz")
+            #expect(odd.status == 405)
+            _ = try await server.client.send("GET", "/no/such/\(UUID().uuidString)")
+            let metrics = try await server.client.send("GET", "/metrics").text
+            #expect(metrics.contains("method=\"OTHER\""))
+            #expect(!metrics.contains("FROBNICATE"))
+            #expect(metrics.contains("route=\"unmatched\""))
+            #expect(!metrics.contains("/no/such/"))
+        }
+    }
+
     @Test func wellKnownDocumentsAre404UntilConfigured() async throws {
         try await withServer { server, _ in
             for path in [

@@ -6,12 +6,14 @@ package enum Digest {
     package enum Algorithm: Sendable {
         case sha1, sha256, sha384, sha512
 
+        /// The implementation, fetched once: passing `EVP_sha256()` and friends makes OpenSSL 3
+        /// fetch implicitly on every call, which showed in the sign-in profile.
         var evp: OpaquePointer? {
             switch self {
-            case .sha1: EVP_sha1()
-            case .sha256: EVP_sha256()
-            case .sha384: EVP_sha384()
-            case .sha512: EVP_sha512()
+            case .sha1: FetchedDigests.shared.sha1 ?? EVP_sha1()
+            case .sha256: FetchedDigests.shared.sha256 ?? EVP_sha256()
+            case .sha384: FetchedDigests.shared.sha384 ?? EVP_sha384()
+            case .sha512: FetchedDigests.shared.sha512 ?? EVP_sha512()
             }
         }
 
@@ -49,3 +51,22 @@ package protocol ContiguousBytes {
 
 extension Array: ContiguousBytes where Element == UInt8 {}
 extension ArraySlice: ContiguousBytes where Element == UInt8 {}
+
+/// Digest implementations fetched once from the default provider and kept for the process.
+/// `@unchecked Sendable`: the pointers are set in `init` and never changed or freed; an `EVP_MD`
+/// is immutable after fetching and OpenSSL allows sharing it between threads.
+private final class FetchedDigests: @unchecked Sendable {
+    static let shared = FetchedDigests()
+
+    let sha1: OpaquePointer?
+    let sha256: OpaquePointer?
+    let sha384: OpaquePointer?
+    let sha512: OpaquePointer?
+
+    private init() {
+        sha1 = EVP_MD_fetch(nil, "SHA1", nil)
+        sha256 = EVP_MD_fetch(nil, "SHA256", nil)
+        sha384 = EVP_MD_fetch(nil, "SHA384", nil)
+        sha512 = EVP_MD_fetch(nil, "SHA512", nil)
+    }
+}

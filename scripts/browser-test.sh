@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Real-browser end-to-end test: headless Chromium with a CDP virtual authenticator runs the
+# passkey ceremonies of Tests/browser/index.html against a running passkey-server.
+#
+#   PASSKEY_TEST_DATABASE_URL="host=… port=… user=postgres dbname=postgres" scripts/browser-test.sh
+#
+# Environment:
+#   PASSKEY_TEST_DATABASE_URL  required; libpq conninfo of a PostgreSQL where this script may
+#                              CREATE/DROP its own database passkey_test_browser_<random>
+#   PASSKEY_SERVER_BIN         the built server (default .build/debug/passkey-server)
+#   CHROMIUM_BIN, CHROMEDRIVER_BIN   default /usr/bin/chromium, /usr/bin/chromedriver
+#   BROWSER_TEST_KEEP=1        keep the scratch folder (logs) after the run
+#   BROWSER_TEST_JS_FALLBACK=1 convert options/credentials in page JS instead of the native
+#                              parse*OptionsFromJSON / toJSON (tests the fallback path)
+# Installs what is missing (apt: chromium chromium-driver, as root; PyPI: selenium into
+# .tools/venv). Prints PASS/FAIL per test, ends with "N passed, M failed"; exit 1 on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+started_at=$(date +%s)
+phase_at=$started_at
+phase() { # phase NAME: prints how long the previous phase took, on stderr
+    local now; now=$(date +%s)
+    echo "browser-test: $1 (+$((now - phase_at)) s)" >&2
+    phase_at=$now
+}
+die() { # setup failures are test failures, loudly
+    echo "FAIL setup: $*"
+    echo "browser-test: $*" >&2
+    setup_failed=1
+    exit 1
+}
+
+setup_failed=0
+tmp=""
+db=""
+base_conn=""
+server_pid=""
+http_pid=""
+test_pid=""
+summary_printed=0
+
+stop_pid() { # stop_pid PID [GROUP]: TERM, wait up to 10 s, then KILL
+    local pid=$1 target=$1
+    [ -n "$pid" ] || return 0
+    [ "${2:-}" = group ] && target="-$pid"
+    kill -TERM -- "$target" 2>/dev/null || return 0
+    for _ in $(seq 100); do
+        kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+        sleep 0.1
+    done
+    echo "browser-test: pid $pid did not stop in 10 s, killing it" >&2
+    kill -KILL -- "$target" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+cleanup_done=0
+cleanup() {
+    [ "$cleanup_done" -eq 1 ] && return 0
+    cleanup_done=1
+    # The test runs in its own process group (via `timeout`): chromedriver and Chromium go with it.
+    stop_pid "$test_pid" group
+    stop_pid "$server_pid"
+    stop_pid "$http_pid"
+    if [ -n "$db" ]; then
+        timeout 30 psql -X -q -v ON_ERROR_STOP=1 -d "$base_conn" \
+            -c "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null 2>&1 \
+            || echo "browser-test: could not drop database $db" >&2
+    fi
+    if [ -n "$tmp" ]; then
+        if [ "${BROWSER_TEST_KEEP:-0}" = 1 ]; then echo "browser-test: kept $tmp" >&2; else rm -rf "$tmp"; fi
+    fi
+}
+on_exit() {
+    local status=$?
+    cleanup
+    if [ "$summary_printed" -eq 0 ]; then
+        case "$status" in 130 | 143) echo "FAIL interrupted: stopped by a signal" ;; esac
+        echo "0 passed, 1 failed"
+        [ "$status" -eq 0 ] && status=1
+    fi
+    exit "$status"
+}
+trap on_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ---- inputs ----
+base_conn=${PASSKEY_TEST_DATABASE_URL:-}
+[ -n "$base_conn" ] || die "PASSKEY_TEST_DATABASE_URL is not set (a libpq conninfo for database postgres)"
+exe=${PASSKEY_SERVER_BIN:-.build/debug/passkey-server}
+[ -x "$exe" ] || die "server executable $exe not found (swift build --build-tests, or set PASSKEY_SERVER_BIN)"
+exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
+chromium=${CHROMIUM_BIN:-/usr/bin/chromium}
+chromedriver=${CHROMEDRIVER_BIN:-/usr/bin/chromedriver}
+command -v psql >/dev/null || die "psql not found (apt-get install postgresql-client)"
+
+# ---- 1. install what is missing ----
+missing=()
+for p in chromium chromium-driver; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})) && { [ ! -x "$chromium" ] || [ ! -x "$chromedriver" ]; }; then
+    [ "$(id -u)" -eq 0 ] || die "missing Debian packages: ${missing[*]} (run: sudo apt-get install ${missing[*]})"
+    echo "browser-test: installing ${missing[*]} (apt)" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    timeout 600 apt-get -o DPkg::Lock::Timeout=120 update -qq >/dev/null || die "apt-get update failed"
+    timeout 900 apt-get -o DPkg::Lock::Timeout=120 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+        || die "apt-get install ${missing[*]} failed"
+fi
+[ -x "$chromium" ] || die "Chromium not found at $chromium"
+[ -x "$chromedriver" ] || die "chromedriver not found at $chromedriver"
+
+venv=.tools/venv
+if [ ! -x "$venv/bin/python" ]; then
+    echo "browser-test: creating $venv" >&2
+    python3 -m venv "$venv" >/dev/null 2>&1 || die "python3 -m venv failed (apt-get install python3-venv)"
+fi
+if ! "$venv/bin/python" -c "import selenium" 2>/dev/null; then
+    echo "browser-test: installing selenium (PyPI) into $venv" >&2
+    timeout 300 "$venv/bin/pip" install --quiet --disable-pip-version-check "selenium>=4.11,<5" >/dev/null \
+        || die "pip install selenium failed"
+fi
+phase "dependencies ready: $("$chromium" --version 2>/dev/null | head -n1), selenium $("$venv/bin/python" -c 'import selenium; print(selenium.__version__)')"
+
+# ---- 2. database, static page, server ----
+tmp=$(mktemp -d /tmp/pkbt.XXXXXX)
+db="passkey_test_browser_$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+case "$base_conn" in
+postgres://* | postgresql://*)
+    db_conn=$(python3 -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/" + sys.argv[2])))' "$base_conn" "$db")
+    ;;
+*) db_conn="$(sed -E 's/(^|[[:space:]])dbname=[^[:space:]]*//g' <<<"$base_conn") dbname=$db" ;;
+esac
+timeout 30 psql -X -q -v ON_ERROR_STOP=1 -d "$base_conn" -c "CREATE DATABASE \"$db\"" >/dev/null \
+    || { db=""; die "cannot create a database through PASSKEY_TEST_DATABASE_URL"; }
+DATABASE_URL="$db_conn" PASSKEY_MIGRATIONS_DIR="$root/Migrations" timeout 60 "$exe" migrate >"$tmp/migrate.log" 2>&1 \
+    || { cat "$tmp/migrate.log" >&2; die "passkey-server migrate failed"; }
+phase "database $db migrated"
+
+wait_for_port() { # wait_for_port PID LOGFILE REGEX-with-one-group NAME: prints the port (30 s bound)
+    local pid=$1 log=$2 regex=$3 name=$4 port=""
+    for _ in $(seq 300); do
+        port=$(sed -nE "s/$regex/\\1/p" "$log" 2>/dev/null | head -n1)
+        [ -n "$port" ] && { echo "$port"; return 0; }
+        if ! kill -0 "$pid" 2>/dev/null; then
+            echo "browser-test: $name exited before reporting a port; its output (may be empty):" >&2
+            tail -n 20 "$log" | sed 's/^/    /' >&2
+            return 1
+        fi
+        sleep 0.1
+    done
+    tail -n 20 "$log" >&2
+    echo "browser-test: $name did not report a port within 30 s" >&2
+    return 1
+}
+
+python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$root/Tests/browser" >"$tmp/http.log" 2>&1 &
+http_pid=$!
+page_port=$(wait_for_port "$http_pid" "$tmp/http.log" '^Serving HTTP on 127\.0\.0\.1 port ([0-9]+).*' "http.server") \
+    || die "python3 -m http.server did not start"
+page="http://localhost:$page_port"
+
+DATABASE_URL="$db_conn" HOST=127.0.0.1 PORT=0 PASSKEY_RP_ID=localhost PASSKEY_ORIGINS="$page" \
+    CORS_ALLOWED_ORIGINS="$page" RATE_LIMIT_STARTS_PER_MINUTE=0 LOG_LEVEL=info \
+    PASSKEY_MIGRATIONS_DIR="$root/Migrations" "$exe" serve >"$tmp/server.log" 2>&1 &
+server_pid=$!
+api_port=$(wait_for_port "$server_pid" "$tmp/server.log" '.*event=listening.* port=([0-9]+).*' "passkey-server") \
+    || die "passkey-server did not start"
+api="http://localhost:$api_port"
+for _ in $(seq 300); do # the server reports ready when its database answers
+    curl_ok=$(python3 -c 'import sys, urllib.request as r
+try: print(r.urlopen(sys.argv[1], timeout=2).status)
+except Exception: print(0)' "http://127.0.0.1:$api_port/readyz")
+    [ "$curl_ok" = 200 ] && break
+    sleep 0.1
+done
+[ "$curl_ok" = 200 ] || { tail -n 20 "$tmp/server.log" >&2; die "passkey-server /readyz not 200 within 30 s"; }
+phase "page $page, API $api"
+
+# ---- 3. the browser test ----
+# `timeout` puts the test in its own process group: cleanup stops chromedriver and Chromium with it.
+PAGE_URL="$page" API_URL="$api" CHROMIUM_BIN="$chromium" CHROMEDRIVER_BIN="$chromedriver" WORK_DIR="$tmp" \
+    SERVER_LOG="$tmp/server.log" SUMMARY_FILE="$tmp/summary" \
+    timeout -k 10 300 "$venv/bin/python" -u Tests/browser/test_browser.py &
+test_pid=$!
+test_status=0
+wait "$test_pid" || test_status=$?
+test_pid=""
+phase "browser tests finished (status $test_status)"
+
+passed=0 failed=0
+if [ -s "$tmp/summary" ]; then
+    read -r passed failed <"$tmp/summary"
+fi
+if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    echo "FAIL test-runner: test_browser.py exited with status $test_status$([ "$test_status" -eq 124 ] && echo ' (timed out after 300 s)')"
+    failed=$((failed + 1))
+fi
+if [ "$failed" -ne 0 ]; then
+    echo "browser-test: server log (last 20 lines):" >&2
+    tail -n 20 "$tmp/server.log" | sed 's/^/    /' >&2
+fi
+
+cleanup
+echo "browser-test: total $(( $(date +%s) - started_at )) s" >&2
+echo "$passed passed, $failed failed"
+summary_printed=1
+[ "$failed" -eq 0 ]

@@ -42,16 +42,15 @@ final class Metrics: Sendable {
         let snapshot = state.withLock { $0 }
         var out = "# HELP passkey_http_requests_total HTTP requests by route, method and status.\n"
         out += "# TYPE passkey_http_requests_total counter\n"
-        for key in snapshot.requests.keys.sorted() {
+        for (key, count) in snapshot.requests.sorted(by: { $0.key < $1.key }) {
             let p = key.split(separator: "|", omittingEmptySubsequences: false)
             out +=
-                "passkey_http_requests_total{route=\"\(p[0])\",method=\"\(p[1])\",status=\"\(p[2])\"} \(snapshot.requests[key]!)\n"
+                "passkey_http_requests_total{route=\"\(p[0])\",method=\"\(p[1])\",status=\"\(p[2])\"} \(count)\n"
         }
         out += "# HELP passkey_http_request_duration_seconds Request latency by route and method.\n"
         out += "# TYPE passkey_http_request_duration_seconds histogram\n"
-        for key in snapshot.latency.keys.sorted() {
+        for (key, h) in snapshot.latency.sorted(by: { $0.key < $1.key }) {
             let p = key.split(separator: "|", omittingEmptySubsequences: false)
-            let h = snapshot.latency[key]!
             let labels = "route=\"\(p[0])\",method=\"\(p[1])\""
             for (index, bound) in Self.latencyBuckets.enumerated() {
                 out += "passkey_http_request_duration_seconds_bucket{\(labels),le=\"\(bound)\"} \(h.counts[index])\n"
@@ -62,10 +61,10 @@ final class Metrics: Sendable {
         }
         out += "# HELP passkey_ceremony_outcomes_total Ceremony outcomes by ceremony, outcome and reason.\n"
         out += "# TYPE passkey_ceremony_outcomes_total counter\n"
-        for key in snapshot.ceremonies.keys.sorted() {
+        for (key, count) in snapshot.ceremonies.sorted(by: { $0.key < $1.key }) {
             let p = key.split(separator: "|", omittingEmptySubsequences: false)
             out +=
-                "passkey_ceremony_outcomes_total{ceremony=\"\(p[0])\",outcome=\"\(p[1])\",reason=\"\(p[2])\"} \(snapshot.ceremonies[key]!)\n"
+                "passkey_ceremony_outcomes_total{ceremony=\"\(p[0])\",outcome=\"\(p[1])\",reason=\"\(p[2])\"} \(count)\n"
         }
         return out
     }

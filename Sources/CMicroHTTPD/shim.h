@@ -20,9 +20,13 @@ static inline struct MHD_Daemon *passkey_mhd_start_daemon(
     const struct sockaddr *address,
     unsigned int thread_pool_size,
     unsigned int connection_timeout_seconds,
+    unsigned int connection_limit,
+    unsigned int per_address_connection_limit,
+    size_t connection_memory_limit,
     MHD_AccessHandlerCallback access_handler,
     passkey_mhd_uri_callback uri_callback,
     MHD_RequestCompletedCallback completed,
+    MHD_NotifyConnectionCallback connection_notification,
     MHD_LogCallback logger,
     void *context)
 {
@@ -34,11 +38,15 @@ static inline struct MHD_Daemon *passkey_mhd_start_daemon(
     }
     return MHD_start_daemon(
         flags, port, NULL, NULL, access_handler, context,
+        MHD_OPTION_EXTERNAL_LOGGER, logger, context,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_URI_LOG_CALLBACK, uri_callback, context,
         MHD_OPTION_NOTIFY_COMPLETED, completed, context,
-        MHD_OPTION_EXTERNAL_LOGGER, logger, context,
+        MHD_OPTION_NOTIFY_CONNECTION, connection_notification, context,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
+        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_connection_limit,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
         MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
         MHD_OPTION_END);
 }
@@ -56,6 +64,23 @@ static inline const struct sockaddr *passkey_mhd_client_address(struct MHD_Conne
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+/// The connection's socket (`MHD_CONNECTION_INFO_CONNECTION_FD`), or -1.
+static inline int passkey_mhd_connection_socket(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// The size in bytes of the current request's head, from the first byte of the method to the
+/// end of the blank line (`MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE`), or 0 when unknown.
+static inline size_t passkey_mhd_request_head_size(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
 }
 
 #endif

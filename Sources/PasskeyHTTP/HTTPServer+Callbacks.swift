@@ -9,26 +9,39 @@ import CMicroHTTPD
 // `RequestContext` through `*req_cls`, retained from the URI callback to the completion callback.
 extension HTTPServer {
     /// Starts the daemon with this server's callbacks (closure literals that capture nothing).
-    func startDaemon(
-        flags: UInt32, address: UnsafePointer<sockaddr>, threads: UInt32, connectionTimeout: UInt32
-    ) -> OpaquePointer? {
+    func startDaemon(flags: UInt32, address: UnsafePointer<sockaddr>) -> OpaquePointer? {
         passkey_mhd_start_daemon(
-            flags, address, threads, connectionTimeout,
-            { server, connection, _, method, _, uploadData, uploadSize, requestContext in
+            flags, address, UInt32(configuration.threads), UInt32(configuration.connectionTimeoutSeconds),
+            UInt32(configuration.maximumConnections), UInt32(configuration.maximumConnectionsPerAddress),
+            configuration.connectionMemoryBytes,
+            { server, connection, _, method, version, uploadData, uploadSize, requestContext in
                 guard let server, let connection, let uploadSize, let requestContext else { return .NO }
                 return HTTPServer.from(server).access(
-                    connection: connection, method: method.map { String(cString: $0) } ?? "GET",
+                    connection: connection, method: method, version: version,
                     uploadData: uploadData, uploadSize: uploadSize, requestContext: requestContext)
             },
             { server, uri, _ in
                 guard let server else { return nil }
                 return HTTPServer.from(server).requestStarted(target: uri.map { String(cString: $0) } ?? "/")
             },
-            { server, _, requestContext, _ in
-                guard let server, let requestContext, let pointer = requestContext.pointee else { return }
+            { serverPointer, connection, requestContext, _ in
+                guard let serverPointer else { return }
+                let server = HTTPServer.from(serverPointer)
+                if let connection { server.headDeadlines.awaitNextHead(UInt(bitPattern: connection)) }
+                guard let requestContext, let pointer = requestContext.pointee else { return }
                 requestContext.pointee = nil
                 let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
-                HTTPServer.from(server).requestCompleted(context)
+                server.requestCompleted(context)
+            },
+            { server, connection, _, code in
+                guard let server, let connection else { return }
+                let deadlines = HTTPServer.from(server).headDeadlines
+                if code == .CONNECTION_NOTIFY_STARTED {
+                    deadlines.opened(
+                        UInt(bitPattern: connection), socket: passkey_mhd_connection_socket(connection))
+                } else {
+                    deadlines.closed(UInt(bitPattern: connection))
+                }
             },
             { server, format, arguments in
                 let code = errno
@@ -65,9 +78,11 @@ extension HTTPServer {
     /// Access handler: called once after the headers, once per piece of body, once when the
     /// request is complete, and once more after the connection was resumed.
     private func access(
-        connection: OpaquePointer, method: String, uploadData: UnsafePointer<CChar>?,
+        connection: OpaquePointer, method rawMethod: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?,
         uploadSize: UnsafeMutablePointer<Int>, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
+        let method = rawMethod.map { String(cString: $0) } ?? "GET"
         let context: RequestContext
         if let pointer = requestContext.pointee {
             context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
@@ -80,6 +95,14 @@ extension HTTPServer {
         switch context.phase {
         case .headers:
             context.phase = .body
+            headDeadlines.headArrived(UInt(bitPattern: connection))
+            if let refusal = refusal(of: connection, method: rawMethod, version: version, target: context.target) {
+                // Before any of the body is read: libmicrohttpd closes the connection after this
+                // answer (`Connection: close`), so nothing after the head is ever parsed.
+                context.refuseBody()
+                context.phase = .responded
+                return queue(refusal, on: connection)
+            }
             if Self.declaredLength(of: connection, exceeds: configuration.maximumBodyBytes) {
                 // Answer before reading the body; libmicrohttpd then reads no more of it and
                 // closes the connection after the response.
@@ -149,7 +172,7 @@ extension HTTPServer {
     }
 
     /// The request's header fields in order, names lowercased.
-    private static func headers(of connection: OpaquePointer) -> [(name: String, value: String)] {
+    static func headers(of connection: OpaquePointer) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = []
         withUnsafeMutablePointer(to: &headers) { pointer in
             _ = MHD_get_connection_values(

@@ -3,7 +3,8 @@
 #endif
 
 extension HTTPServer {
-    /// Where and how the server listens, and the answers the HTTP layer gives by itself.
+    /// Where and how the server listens, its limits, and the answers the HTTP layer gives by
+    /// itself (each problem+json by default).
     package struct Configuration: Sendable {
         /// A numeric IPv4 or IPv6 address (`0.0.0.0`, `127.0.0.1`, `::1`, `::`), or `localhost`
         /// (= `127.0.0.1`). `::` accepts IPv4 clients too (dual stack).
@@ -22,6 +23,23 @@ extension HTTPServer {
         /// The answer for a request whose handler is still running when the shutdown grace
         /// period ends.
         package var shutdownResponse: @Sendable () -> HTTPResponse
+        /// At most this many connections are open at once; further clients wait in the listen
+        /// backlog until one closes (`HTTP_MAX_CONNECTIONS`).
+        package var maximumConnections: Int
+        /// At most this many connections from one IP address; further ones are closed at once
+        /// without an answer. 0 = no limit (`HTTP_MAX_CONNECTIONS_PER_ADDRESS`).
+        package var maximumConnectionsPerAddress: Int
+        /// A request head (request line and header fields) must be complete this many seconds
+        /// after the connection was accepted, or after the previous response on it was sent;
+        /// otherwise the connection is closed (`HTTP_REQUEST_HEAD_TIMEOUT_SECONDS`).
+        package var requestHeadTimeoutSeconds: Int
+        /// The largest accepted request head in bytes; a larger one gets `layerError(431)`.
+        package var maximumHeadBytes: Int
+        /// The answer the HTTP layer gives by itself for `status` (400 for a request refused
+        /// by the strict parsing, 431 for a head over `maximumHeadBytes`); the wrapper adds
+        /// `Connection: close`. Also the default of `tooLarge` (413) and `shutdownResponse`
+        /// (503) when the initialiser is not given those.
+        package var layerError: @Sendable (_ status: Int) -> HTTPResponse
 
         package init(
             host: String = "127.0.0.1",
@@ -29,33 +47,47 @@ extension HTTPServer {
             threads: Int = Configuration.defaultThreads,
             maximumBodyBytes: Int = 65_536,
             connectionTimeoutSeconds: Int = 30,
-            tooLarge: @escaping @Sendable () -> HTTPResponse = Configuration.plainTooLarge,
-            shutdownResponse: @escaping @Sendable () -> HTTPResponse = Configuration.plainUnavailable
+            tooLarge: (@Sendable () -> HTTPResponse)? = nil,
+            shutdownResponse: (@Sendable () -> HTTPResponse)? = nil,
+            maximumConnections: Int = 1_000,
+            maximumConnectionsPerAddress: Int = 64,
+            requestHeadTimeoutSeconds: Int = 10,
+            maximumHeadBytes: Int = 16_384,
+            layerError: @escaping @Sendable (_ status: Int) -> HTTPResponse = HTTPResponse.problem(status:)
         ) {
             self.host = host
             self.port = port
             self.threads = threads
             self.maximumBodyBytes = maximumBodyBytes
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
-            self.tooLarge = tooLarge
-            self.shutdownResponse = shutdownResponse
+            self.tooLarge = tooLarge ?? { layerError(413) }
+            self.shutdownResponse = shutdownResponse ?? { layerError(503) }
+            self.maximumConnections = maximumConnections
+            self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
+            self.requestHeadTimeoutSeconds = requestHeadTimeoutSeconds
+            self.maximumHeadBytes = maximumHeadBytes
+            self.layerError = layerError
         }
 
         /// One worker thread per online CPU (at least 1).
         package static var defaultThreads: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-        /// A bare `413 Payload Too Large` (callers normally supply problem+json instead).
+        /// A bare `413 Payload Too Large` (the default is problem+json now; kept for callers).
         @Sendable package static func plainTooLarge() -> HTTPResponse {
             HTTPResponse(status: 413, contentType: "text/plain; charset=utf-8", body: Array("payload too large\n".utf8))
         }
 
-        /// A bare `503 Service Unavailable` that closes the connection.
+        /// A bare `503 Service Unavailable` that closes the connection (kept for callers).
         @Sendable package static func plainUnavailable() -> HTTPResponse {
             HTTPResponse(
                 status: 503,
                 headers: [("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close")],
                 body: Array("shutting down\n".utf8))
         }
+
+        /// libmicrohttpd's per-connection memory pool: the head must fit with room to spare
+        /// (its own 431 answers a head that does not fit at all).
+        var connectionMemoryBytes: Int { max(32_768, 2 * maximumHeadBytes) }
 
         /// Checks the ranges libmicrohttpd accepts.
         func validate() throws(HTTPServerError) {
@@ -66,6 +98,21 @@ extension HTTPServer {
             guard maximumBodyBytes >= 0 else { throw .invalidConfiguration("maximumBodyBytes is negative") }
             guard (0...86_400).contains(connectionTimeoutSeconds) else {
                 throw .invalidConfiguration("connectionTimeoutSeconds \(connectionTimeoutSeconds) is not in 0…86400")
+            }
+            // libmicrohttpd splits the limit between its worker threads: each needs at least one.
+            guard (threads...1_000_000).contains(maximumConnections) else {
+                throw .invalidConfiguration(
+                    "maximumConnections \(maximumConnections) is not in \(threads)…1000000 (at least one per thread)")
+            }
+            guard (0...1_000_000).contains(maximumConnectionsPerAddress) else {
+                throw .invalidConfiguration(
+                    "maximumConnectionsPerAddress \(maximumConnectionsPerAddress) is not in 0…1000000")
+            }
+            guard (1...3_600).contains(requestHeadTimeoutSeconds) else {
+                throw .invalidConfiguration("requestHeadTimeoutSeconds \(requestHeadTimeoutSeconds) is not in 1…3600")
+            }
+            guard (1_024...1_048_576).contains(maximumHeadBytes) else {
+                throw .invalidConfiguration("maximumHeadBytes \(maximumHeadBytes) is not in 1024…1048576")
             }
         }
     }

@@ -33,15 +33,20 @@ package final class HTTPServer: Sendable {
         var suspended: [ObjectIdentifier: ResponseSlot] = [:]
         /// The last few libmicrohttpd log messages, with `errno` when each was logged.
         var diagnostics: [(message: String, errno: Int32)] = []
+        /// Enforces `headDeadlines` while the daemon runs.
+        var sweeper: Task<Void, Never>?
     }
 
     let configuration: Configuration
     let handler: Handler
     let state = Mutex(State())
+    /// Open connections and the deadlines of the request heads they still owe.
+    let headDeadlines: HeadDeadlines
 
     package init(configuration: Configuration, handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
+        self.headDeadlines = HeadDeadlines(timeout: .seconds(configuration.requestHeadTimeoutSeconds))
     }
 
     deinit {
@@ -52,6 +57,7 @@ package final class HTTPServer: Sendable {
         }
         daemon?.quiesce()
         daemon?.stop()
+        state.withLock { $0.sweeper?.cancel() }
     }
 
     /// The bound port (the actual one when the configuration asked for port 0); 0 before
@@ -60,6 +66,9 @@ package final class HTTPServer: Sendable {
 
     /// Requests received but not yet completed (for tests and metrics).
     package var openRequestCount: Int { state.withLock { $0.openRequests } }
+
+    /// Connections libmicrohttpd has accepted and not yet closed (for tests and metrics).
+    package var openConnectionCount: Int { headDeadlines.count }
 
     /// Binds the configured address and starts the worker threads.
     package func start() throws(HTTPServerError) {
@@ -71,9 +80,13 @@ package final class HTTPServer: Sendable {
         }
         do throws(HTTPServerError) {
             let daemon = try launch()
+            // Holds only the deadlines, not the server, so a server released without shutdown
+            // can still be deinitialised (which cancels this task).
+            let sweeper = Task.detached { [headDeadlines] in await headDeadlines.sweep(every: .milliseconds(250)) }
             state.withLock { state in
                 state.phase = .running(daemon)
                 state.boundPort = daemon.boundPort
+                state.sweeper = sweeper
             }
         } catch {
             state.withLock { $0.phase = .idle }
@@ -125,7 +138,11 @@ package final class HTTPServer: Sendable {
             if resumed {
                 daemon.stop()
             }
-            state.withLock { $0.phase = .stopped }
+            state.withLock { state in
+                state.phase = .stopped
+                state.sweeper?.cancel()
+                state.sweeper = nil
+            }
         }
     }
 
@@ -152,9 +169,7 @@ package final class HTTPServer: Sendable {
             flags |= (address.isIPv6Unspecified ? MHD_USE_DUAL_STACK : MHD_USE_IPv6).rawValue
         }
         let daemon = address.withSockaddr { sockaddr in
-            startDaemon(
-                flags: flags, address: sockaddr, threads: UInt32(configuration.threads),
-                connectionTimeout: UInt32(configuration.connectionTimeoutSeconds))
+            startDaemon(flags: flags, address: sockaddr)
         }
         if let daemon { return DaemonHandle(daemon) }
         let diagnostics = state.withLock { $0.diagnostics }

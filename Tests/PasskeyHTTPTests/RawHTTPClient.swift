@@ -27,6 +27,8 @@ struct RawHTTPClient: Sendable {
 
     var host = "127.0.0.1"
     var port: Int
+    /// The local IPv4 address to connect from (any of 127.0.0.0/8 works on Linux), or `nil`.
+    var source: String?
 
     /// Sends `request`, then reads one response (until its Content-Length, or EOF).
     func exchange(_ request: [UInt8]) async throws -> Response {
@@ -36,6 +38,17 @@ struct RawHTTPClient: Sendable {
             try Self.send(request, on: socket)
             return try Self.readResponse(from: socket)
         }
+    }
+
+    /// Sends `request`, then reads until the server closes the connection (or `timeout`
+    /// passes): every complete response received, and whether the server closed.
+    func exchangeUntilClosed(
+        _ request: [UInt8], timeout: Duration = .seconds(15)
+    ) async throws -> (responses: [Response], closed: Bool) {
+        let connection = try await RawConnection.open(self)
+        try await connection.send(request)
+        let (bytes, closed) = await connection.readUntilClosed(timeout: timeout)
+        return (Self.responses(in: bytes), closed)
     }
 
     /// Sends `request` and closes the socket after `delay` without reading anything.
@@ -73,10 +86,42 @@ struct RawHTTPClient: Sendable {
         return bytes + Array("0\r\n\r\n".utf8)
     }
 
-    private func connect() throws -> Int32 {
+    /// The complete responses in `bytes`, read one after another by their `Content-Length`.
+    static func responses(in bytes: [UInt8]) -> [Response] {
+        var responses: [Response] = []
+        var rest = bytes[...]
+        let separator = Array("\r\n\r\n".utf8)
+        while let range = rest.firstRange(of: separator) {
+            var response = parseHead(Array(rest[..<range.lowerBound]))
+            let length = response.header("content-length").flatMap { Int($0) } ?? 0
+            guard rest.distance(from: range.upperBound, to: rest.endIndex) >= length else { break }
+            response.body = Array(rest[range.upperBound..<range.upperBound + length])
+            responses.append(response)
+            rest = rest[(range.upperBound + length)...]
+        }
+        return responses
+    }
+
+    /// A connected blocking socket (10 s send and receive timeouts).
+    func connect() throws -> Int32 {
         let v6 = host.contains(":")
         let socket = Glibc.socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed", code: errno) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(socket)
+                throw Failure(description: "bind(\(source)) failed: errno \(code)", code: code)
+            }
+        }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -110,7 +155,7 @@ struct RawHTTPClient: Sendable {
         return socket
     }
 
-    private static func send(_ bytes: [UInt8], on socket: Int32) throws {
+    static func send(_ bytes: [UInt8], on socket: Int32) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
@@ -147,7 +192,7 @@ struct RawHTTPClient: Sendable {
         return response
     }
 
-    private static func parseHead(_ bytes: [UInt8]) -> Response {
+    static func parseHead(_ bytes: [UInt8]) -> Response {
         let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
         let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
@@ -157,7 +202,7 @@ struct RawHTTPClient: Sendable {
         return Response(status: status, headers: headers, body: [])
     }
 
-    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try body() }) }.start()
         }

@@ -1,0 +1,30 @@
+extension HTTPResponse {
+    /// A minimal RFC 9457 problem+json answer for an error of the HTTP layer itself, e.g.
+    /// `{"type":"about:blank","title":"Bad Request","status":400,"detail":"…","code":"invalid-request"}`.
+    /// The default of `HTTPServer.Configuration.layerError`; the application normally supplies
+    /// its own with the same codes.
+    @Sendable package static func problem(status: Int) -> HTTPResponse {
+        let (title, detail, code): (String, String, String)
+        switch status {
+        case 400:
+            (title, detail, code) = ("Bad Request", "The request is malformed or ambiguous.", "invalid-request")
+        case 413:
+            (title, detail, code) = ("Content Too Large", "The request body is too large.", "payload-too-large")
+        case 431:
+            (title, detail, code) = (
+                "Request Header Fields Too Large", "The request head is too large.", "invalid-request"
+            )
+        case 503:
+            (title, detail, code) = (
+                "Service Unavailable", "The server is shutting down.", "service-unavailable"
+            )
+        default:
+            (title, detail, code) = ("Error", "The request could not be handled.", "invalid-request")
+        }
+        let body =
+            #"{"type":"about:blank","title":"\#(title)","status":\#(status),"detail":"\#(detail)","code":"\#(code)"}"#
+        var headers = [(name: "Content-Type", value: "application/problem+json")]
+        if status == 503 { headers.append((name: "Connection", value: "close")) }
+        return HTTPResponse(status: status, headers: headers, body: Array(body.utf8))
+    }
+}

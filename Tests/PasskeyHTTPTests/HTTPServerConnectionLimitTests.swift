@@ -1,0 +1,90 @@
+import Foundation
+import PasskeyHTTP
+import Testing
+
+/// The connection limits: per peer address, and in total. Held connections send nothing, and the
+/// head deadline is set long enough not to interfere.
+@Suite struct HTTPServerConnectionLimitTests {
+    static let request = Array("GET /served HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8)
+
+    /// Opens `count` idle connections from `source` and waits until the server has accepted them.
+    static func hold(
+        _ count: Int, from source: String, on server: TestServer, expectingOpen total: Int
+    ) async throws -> [RawConnection] {
+        var held: [RawConnection] = []
+        for _ in 0..<count {
+            held.append(try await RawConnection.open(RawHTTPClient(port: server.port, source: source)))
+        }
+        try await waitFor { server.server.openConnectionCount == total }
+        #expect(server.server.openConnectionCount == total)
+        return held
+    }
+
+    /// Polls `condition` for up to 10 s.
+    static func waitFor(_ condition: () -> Bool) async throws {
+        for _ in 0..<1_000 where !condition() {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    @Test func connectionOverThePerAddressLimitIsClosedWhileAnotherAddressIsServed() async throws {
+        let configure: (inout HTTPServer.Configuration) -> Void = {
+            $0.maximumConnectionsPerAddress = 3
+            $0.requestHeadTimeoutSeconds = 120
+        }
+        try await TestServer.with(configure: configure) { server in
+            let held = try await Self.hold(3, from: "127.0.0.1", on: server, expectingOpen: 3)
+            // The fourth from 127.0.0.1 is accepted by the kernel, then closed without an answer.
+            let (refused, closed) = try await RawHTTPClient(port: server.port, source: "127.0.0.1")
+                .exchangeUntilClosed(Self.request, timeout: .seconds(15))
+            #expect(refused.isEmpty)
+            #expect(closed)
+            // Another address is served meanwhile.
+            let (served, _) = try await RawHTTPClient(port: server.port, source: "127.0.0.2")
+                .exchangeUntilClosed(Self.request, timeout: .seconds(20))
+            #expect(served.map(\.status) == [200])
+            // The held ones are still good.
+            try await held[0].send(Self.request)
+            let answer = await held[0].readUntilClosed(timeout: .seconds(20))
+            #expect(RawHTTPClient.responses(in: answer.bytes).map(\.status) == [200])
+            #expect(server.log.all.map(\.remoteAddress).sorted() == ["127.0.0.1", "127.0.0.2"])
+        }
+    }
+
+    @Test func perAddressLimitZeroMeansNoLimit() async throws {
+        let configure: (inout HTTPServer.Configuration) -> Void = {
+            $0.maximumConnectionsPerAddress = 0
+            $0.requestHeadTimeoutSeconds = 120
+        }
+        try await TestServer.with(configure: configure) { server in
+            let held = try await Self.hold(70, from: "127.0.0.1", on: server, expectingOpen: 70)
+            let (served, _) = try await RawHTTPClient(port: server.port, source: "127.0.0.1")
+                .exchangeUntilClosed(Self.request, timeout: .seconds(20))
+            #expect(served.map(\.status) == [200])
+            withExtendedLifetime(held) {}
+        }
+    }
+
+    @Test func connectionOverTheTotalLimitWaitsUntilOneCloses() async throws {
+        let configure: (inout HTTPServer.Configuration) -> Void = {
+            $0.maximumConnections = 4
+            $0.maximumConnectionsPerAddress = 0
+            $0.requestHeadTimeoutSeconds = 120
+        }
+        try await TestServer.with(configure: configure) { server in
+            var held = try await Self.hold(2, from: "127.0.0.3", on: server, expectingOpen: 2)
+            held += try await Self.hold(2, from: "127.0.0.4", on: server, expectingOpen: 4)
+            // A fifth client (from yet another address) is not accepted while four are open…
+            let waiting = try await RawConnection.open(RawHTTPClient(port: server.port, source: "127.0.0.5"))
+            try await waiting.send(Self.request)
+            let early = await waiting.readUntilClosed(timeout: .seconds(1))
+            #expect(early.bytes.isEmpty && !early.closed)
+            #expect(server.server.openConnectionCount == 4)
+            // …and is served once one of them closes.
+            held.removeFirst().close()
+            let late = await waiting.readUntilClosed(timeout: .seconds(20))
+            #expect(RawHTTPClient.responses(in: late.bytes).map(\.status) == [200])
+            #expect(server.log.all.map(\.remoteAddress) == ["127.0.0.5"])
+        }
+    }
+}

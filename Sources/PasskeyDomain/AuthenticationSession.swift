@@ -4,6 +4,8 @@ package import Foundation
 package enum AuthenticationMethod: String, Hashable, Sendable {
     case password
     case passkey
+    /// A recovery code (spec v2, issue 11).
+    case recovery
 }
 
 /// A signed-in session. Only the SHA-256 digest of its bearer token is kept.
@@ -12,20 +14,29 @@ package struct AuthenticationSession: Hashable, Sendable {
     package let accountID: AccountID
     package let tokenDigest: [UInt8]
     package let method: AuthenticationMethod
+    /// The passkey this session signed in with (`passkey` sessions only).
+    package let credentialID: CredentialID?
     package let createdAt: Date
     package let expiresAt: Date
     package var revokedAt: Date?
 
     package init(
         id: SessionID = SessionID(), accountID: AccountID, tokenDigest: [UInt8], method: AuthenticationMethod,
-        createdAt: Date, expiresAt: Date, revokedAt: Date? = nil
+        credentialID: CredentialID? = nil, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil
     ) {
         self.id = id
         self.accountID = accountID
         self.tokenDigest = tokenDigest
         self.method = method
+        self.credentialID = credentialID
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.revokedAt = revokedAt
+    }
+
+    /// True when the session signed in no longer than `window` before `now` (spec v2: recent
+    /// sign-in for sensitive changes).
+    package func signedInRecently(now: Date, window: TimeInterval) -> Bool {
+        now.timeIntervalSince(createdAt) <= window
     }
 }

@@ -1,8 +1,9 @@
 internal import Foundation
 
-/// An email address as the contract accepts it: trimmed, at most 254 characters,
-/// exactly one `@` with non-empty local part and domain, no whitespace or control
-/// characters inside. `normalized` (NFC, lowercased) is what uniqueness uses.
+/// An email address as the contract accepts it: trimmed, at most 254 Unicode code points (both
+/// as given and in the normalised form, which may be longer: `İ` lowercases to two code points),
+/// exactly one `@` with non-empty local part and domain, no whitespace or control characters
+/// inside. `normalized` (NFC, lowercased) is what uniqueness uses.
 package struct EmailAddress: Hashable, Sendable {
     package static let maximumLength = 254
 
@@ -12,8 +13,12 @@ package struct EmailAddress: Hashable, Sendable {
     package let normalized: String
 
     package init?(_ raw: String) {
+        // Bounded before any Unicode work: 254 code points are at most 4 × 254 UTF-8 bytes, and
+        // surrounding whitespace gets a generous allowance.
+        guard raw.utf8.count <= 4 * Self.maximumLength + 1_024 else { return nil }
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= Self.maximumLength else { return nil }
+        // Code points, not characters: `a` + 300 combining accents is one character.
+        guard !trimmed.isEmpty, trimmed.unicodeScalars.count <= Self.maximumLength else { return nil }
         for scalar in trimmed.unicodeScalars {
             if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
                 || scalar.properties.generalCategory == .format
@@ -23,8 +28,10 @@ package struct EmailAddress: Hashable, Sendable {
         }
         let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        let normalized = trimmed.precomposedStringWithCanonicalMapping.lowercased()
+        guard normalized.unicodeScalars.count <= Self.maximumLength else { return nil }
         value = trimmed
-        normalized = trimmed.precomposedStringWithCanonicalMapping.lowercased()
+        self.normalized = normalized
     }
 
     /// Two addresses name the same mailbox for this server when their normalised forms match.

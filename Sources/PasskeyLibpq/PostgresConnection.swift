@@ -131,7 +131,10 @@ package final class PostgresConnection {
         default:
             let sqlState = PQresultErrorField(result, passkey_pg_diag_sqlstate).map { String(cString: $0) }
             let constraint = PQresultErrorField(result, passkey_pg_diag_constraint_name).map { String(cString: $0) }
-            let message = Self.message(PQresultErrorMessage(result))
+            // The primary message only: DETAIL lines may quote row values.
+            let message =
+                PQresultErrorField(result, passkey_pg_diag_message_primary).map { String(cString: $0) }
+                ?? Self.message(PQresultErrorMessage(result))
             let kind: PostgresError.Kind = (sqlState == nil || !isHealthy) ? .connection : .statement
             throw PostgresError(kind: kind, sqlState: sqlState, constraint: constraint, diagnostic: message)
         }

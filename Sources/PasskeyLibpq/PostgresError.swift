@@ -43,6 +43,12 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// For operators' logs: what happened, the SQLSTATE and the database's primary message
+    /// (never parameter values: statements are parameterised and DETAIL lines are not kept).
+    package var logDescription: String {
+        "\(description): \(diagnostic)"
+    }
+
     package var description: String {
         switch kind {
         case .connection: "database connection error"

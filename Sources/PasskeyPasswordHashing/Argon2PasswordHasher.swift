@@ -16,15 +16,19 @@ package final class Argon2PasswordHasher: PasswordHasher {
     /// An Argon2id hash of a random password, made on first use with `parameters`.
     private let dummyHash = Mutex<String?>(nil)
 
-    /// A hasher with its own pool of `width` threads.
+    /// A hasher with its own pool of `width` threads, where at most `waitingLimit` verifications
+    /// and `waitingLimit` new hashes may wait (`PASSWORD_HASH_QUEUE_LIMIT`).
     package convenience init(
         parameters: Parameters = .owasp, limits: VerificationLimits = .standard,
-        width: Int = BlockingWorkPool.defaultWidth
+        width: Int = BlockingWorkPool.defaultWidth, waitingLimit: Int = 64
     ) {
         self.init(
             parameters: parameters, limits: limits,
-            pool: BlockingWorkPool(width: width, name: "password-hashing"))
+            pool: BlockingWorkPool(width: width, waitingLimit: waitingLimit, name: "password-hashing"))
     }
+
+    /// The load of the hashing threads and their queue (for `/metrics`).
+    package var metrics: BlockingWorkPool.Metrics { pool.metrics }
 
     /// A hasher running its work on `pool` (which may be shared with other blocking work).
     package init(parameters: Parameters, limits: VerificationLimits, pool: BlockingWorkPool) {
@@ -33,42 +37,58 @@ package final class Argon2PasswordHasher: PasswordHasher {
         self.pool = pool
     }
 
-    /// A new `$argon2id$v=19$m=…,t=…,p=1$…` string. Fails only when libsodium does (memory),
-    /// the task is cancelled while waiting for a thread, or the password exceeds 1024 bytes
-    /// (which callers reject before hashing).
+    /// A new `$argon2id$v=19$m=…,t=…,p=1$…` string, at `bulk` priority. Throws `.busy` when the
+    /// queue of new hashes is full, `.failed` when libsodium fails (memory), the task is cancelled
+    /// while waiting for a thread, or the password exceeds 1024 bytes (which callers reject first).
     package func hash(_ password: String) async throws(PasswordHashingError) -> String {
         let bytes = Array(password.utf8)
         guard bytes.count <= Self.maximumPasswordBytes else { throw .failed }
         let parameters = self.parameters
-        let hash = try? await pool.run {
-            Sodium.argon2idHash(
-                password: bytes, opsLimit: parameters.opsLimit, memoryLimitBytes: parameters.memoryLimitBytes)
+        let hash: String?
+        do {
+            hash = try await pool.run(priority: .bulk) {
+                Sodium.argon2idHash(
+                    password: bytes, opsLimit: parameters.opsLimit, memoryLimitBytes: parameters.memoryLimitBytes)
+            }
+        } catch {
+            throw error == .full ? .busy : .failed
         }
-        // `try?` flattens: nil when cancelled or when libsodium failed.
         guard let hash else { throw .failed }
         return hash
     }
 
-    /// Checks `password` against a stored Argon2id/Argon2i, bcrypt or PBKDF2-SHA256 hash.
-    /// Malformed, unknown, over-limit hashes and passwords over 1024 bytes are mismatches, as is
-    /// a verification whose task is cancelled before it started.
-    package func verify(_ password: String, against hash: String) async -> PasswordVerification {
+    /// Checks `password` against a stored Argon2id/Argon2i, bcrypt or PBKDF2-SHA256 hash, at
+    /// `interactive` priority. Malformed, unknown, over-limit hashes and passwords over 1024
+    /// bytes are mismatches, as is a verification whose task is cancelled before it started.
+    /// Throws `.busy` when the queue of verifications is full.
+    package func verify(_ password: String, against hash: String) async throws(PasswordHashingError)
+        -> PasswordVerification
+    {
         let bytes = Array(password.utf8)
         guard bytes.count <= Self.maximumPasswordBytes,
             let stored = StoredPasswordHash(parsing: hash, limits: limits)
         else { return .mismatch }
         let parameters = self.parameters
-        let verification = try? await pool.run { stored.verify(bytes, current: parameters) }
-        return verification ?? .mismatch
+        do {
+            return try await pool.run(priority: .interactive) { stored.verify(bytes, current: parameters) }
+        } catch {
+            if error == .full { throw .busy }
+            return .mismatch
+        }
     }
 
     /// Verifies `password` against a fixed Argon2id hash with the current parameters, so that
     /// an unknown email costs what a wrong password costs. The first call also makes that hash.
-    package func verifyAgainstDummy(_ password: String) async {
+    /// Throws `.busy` like `verify`, so an unknown email is answered like a known one then too.
+    package func verifyAgainstDummy(_ password: String) async throws(PasswordHashingError) {
         let bytes = Array(password.utf8.prefix(Self.maximumPasswordBytes))
-        _ = try? await pool.run { [self] in
-            guard let dummy = dummyOrMake() else { return }
-            _ = Sodium.verify(password: bytes, against: dummy)
+        do {
+            try await pool.run(priority: .interactive) { [self] in
+                guard let dummy = dummyOrMake() else { return }
+                _ = Sodium.verify(password: bytes, against: dummy)
+            }
+        } catch {
+            if error == .full { throw .busy }
         }
     }
 

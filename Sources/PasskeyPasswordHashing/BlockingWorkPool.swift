@@ -6,6 +6,9 @@ internal import Foundation
 ///
 /// A caller of `run` suspends (its continuation waits in a FIFO, holding no thread) until one of
 /// the pool's threads is free; that thread runs the work and resumes the caller with the result.
+/// Work comes in two priorities: a free thread always takes the oldest `interactive` job before
+/// any `bulk` one. Each priority holds at most `waitingLimit` waiting jobs; beyond that `run`
+/// throws `.full` at once, so a flood queues boundedly and callers can answer "busy".
 /// Dedicated `Thread`s rather than a `DispatchQueue`: on Linux, dispatch queues share worker
 /// threads with the global queues that back Swift's executor.
 package final class BlockingWorkPool: Sendable {
@@ -19,6 +22,24 @@ package final class BlockingWorkPool: Sendable {
         package var peakRunning: Int
         /// Jobs that have finished.
         package var completed: Int
+        /// Jobs refused because their priority's queue was full.
+        package var refused: Int
+    }
+
+    /// Which waiting work a free thread takes first.
+    package enum Priority: Int, Sendable {
+        /// Someone is waiting for this answer to sign in.
+        case interactive = 0
+        /// Everything else (new hashes for sign-ups, re-hashes).
+        case bulk = 1
+    }
+
+    /// Why `run` did not run the work.
+    package enum RunError: Error, Hashable, Sendable {
+        /// The task was cancelled before the work started.
+        case cancelled
+        /// `waitingLimit` jobs of this priority were already waiting.
+        case full
     }
 
     /// One thread fewer than the machine has cores (at least one), leaving a core for the rest.
@@ -26,12 +47,18 @@ package final class BlockingWorkPool: Sendable {
 
     /// How many jobs may run at once: the number of dedicated threads.
     package let width: Int
-    private let queue = BlockingWorkQueue()
+    /// How many jobs of one priority may wait for a thread.
+    package let waitingLimit: Int
+    private let queue: BlockingWorkQueue
 
     /// Starts `width` threads named `name-0`, `name-1`, …; they end when the pool is released.
-    package init(width: Int = BlockingWorkPool.defaultWidth, name: String = "blocking-work") {
+    package init(width: Int = BlockingWorkPool.defaultWidth, waitingLimit: Int = 64, name: String = "blocking-work") {
         precondition(width >= 1, "a BlockingWorkPool needs at least one thread")
+        precondition(waitingLimit >= 0, "a BlockingWorkPool's waiting limit cannot be negative")
         self.width = width
+        self.waitingLimit = waitingLimit
+        let queue = BlockingWorkQueue(lanes: 2, waitingLimit: waitingLimit)
+        self.queue = queue
         for index in 0..<width {
             let thread = Thread { [queue] in queue.serve() }
             thread.name = "\(name)-\(index)"
@@ -47,16 +74,18 @@ package final class BlockingWorkPool: Sendable {
     /// The current load.
     package var metrics: Metrics { queue.metrics }
 
-    /// Runs `work` on a pool thread once one is free (first come, first served) and returns its
-    /// result; the calling task is suspended meanwhile, holding no thread.
+    /// Runs `work` on a pool thread once one is free (first come, first served within a
+    /// priority, `interactive` before `bulk`) and returns its result; the calling task is
+    /// suspended meanwhile, holding no thread.
     ///
-    /// Throws `CancellationError` when the task is cancelled before the work has started; work
-    /// that has started always runs to completion.
+    /// Throws `.full` at once when `waitingLimit` jobs of this priority already wait, and
+    /// `.cancelled` when the task is cancelled before the work has started; work that has
+    /// started always runs to completion.
     package func run<Value: Sendable>(
-        _ work: @escaping @Sendable () -> Value
-    ) async throws(CancellationError) -> Value {
+        priority: Priority = .interactive, _ work: @escaping @Sendable () -> Value
+    ) async throws(RunError) -> Value {
         let queue = self.queue
-        let id = queue.makeID()
+        guard let id = queue.reserve(lane: priority.rawValue) else { throw .full }
         let result: Value? = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
                 queue.enqueue(
@@ -71,7 +100,7 @@ package final class BlockingWorkPool: Sendable {
         } onCancel: {
             queue.cancel(id)
         }
-        guard let result else { throw CancellationError() }
+        guard let result else { throw .cancelled }
         return result
     }
 }

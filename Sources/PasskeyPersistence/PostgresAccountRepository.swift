@@ -98,7 +98,9 @@ package struct PostgresAccountRepository: AccountRepository {
         }
     }
 
-    package func removePassword(accountID: AccountID) async throws(RepositoryError) -> PasswordRemovalOutcome {
+    package func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
+        -> PasswordRemovalOutcome
+    {
         try await pool.runTransaction { connection throws(PostgresError) in
             // Lock the account so a concurrent passkey deletion cannot leave it with no way in.
             try connection.query("SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE")
@@ -111,6 +113,13 @@ package struct PostgresAccountRepository: AccountRepository {
             guard let row = state.first, try row.bool(0) else { return .noPassword }
             guard try row.bool(1) else { return .noPasskeyUsedYet }
             try connection.query("DELETE FROM password_credentials WHERE account_id = \(accountID.uuid)")
+            // A password that is gone no longer keeps anyone signed in, except the caller.
+            try connection.query(
+                """
+                UPDATE authentication_sessions SET revoked_at = now()
+                WHERE account_id = \(accountID.uuid) AND method = 'password'
+                  AND id <> \(keepingSession.uuid) AND revoked_at IS NULL
+                """)
             return .removed
         }
     }

@@ -2,11 +2,12 @@ package import PasskeyApplication
 package import PasskeyLibpq
 
 extension PostgresError {
-    /// How a use case sees this error: a named conflict, an unavailable database, or a failure.
-    package var repositoryError: RepositoryError {
+    /// How a use case sees this error: a named conflict, an unavailable database, or a failure
+    /// whose text (for the operator's log) names the repository operation and the cause.
+    package func repositoryError(operation: String) -> RepositoryError {
         if isUnavailable { return .unavailable }
         if isConstraintViolation, let constraint { return .conflict(constraint: constraint) }
-        return .failure(description)
+        return .failure("\(operation): \(logDescription)")
     }
 }
 
@@ -14,24 +15,32 @@ extension PostgresConnectionPool {
     /// `withConnection`, with errors as the application's `RepositoryError`.
     @discardableResult
     func run<T: Sendable>(
+        file: String = #fileID, function: String = #function,
         _ body: @escaping @Sendable (PostgresConnection) throws(PostgresError) -> T
     ) async throws(RepositoryError) -> T {
         do {
             return try await withConnection(body)
         } catch {
-            throw error.repositoryError
+            throw error.repositoryError(operation: Self.operation(file: file, function: function))
         }
     }
 
     /// `withTransaction`, with errors as the application's `RepositoryError`.
     @discardableResult
     func runTransaction<T: Sendable>(
+        file: String = #fileID, function: String = #function,
         _ body: @escaping @Sendable (PostgresConnection) throws(PostgresError) -> T
     ) async throws(RepositoryError) -> T {
         do {
             return try await withTransaction(body)
         } catch {
-            throw error.repositoryError
+            throw error.repositoryError(operation: Self.operation(file: file, function: function))
         }
+    }
+
+    /// `PostgresAccountRepository.passwordAccount(normalizedEmail:)` from `#fileID` and `#function`.
+    static func operation(file: String, function: String) -> String {
+        let name = file.split(separator: "/").last.map { $0.hasSuffix(".swift") ? $0.dropLast(6) : $0 } ?? ""
+        return "\(name).\(function)"
     }
 }

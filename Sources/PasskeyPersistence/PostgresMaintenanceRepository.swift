@@ -5,7 +5,7 @@ package import PasskeyLibpq
 package struct PostgresMaintenanceRepository: MaintenanceRepository {
     let pool: PostgresConnectionPool
     let migrations: MigrationRunner
-    /// Password failures older than this no longer count (`RATE_LIMIT_WINDOW_SECONDS`).
+    /// Password failures (and sign-up buckets) older than this no longer count (`RATE_LIMIT_WINDOW_SECONDS`).
     let passwordFailureWindow: Int
 
     package init(pool: PostgresConnectionPool, migrations: MigrationRunner, passwordFailureWindow: Int = 900) {
@@ -57,11 +57,13 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
                 SELECT id FROM authentication_sessions WHERE expires_at <= now() LIMIT \(n))
             """
         },
-        { n, _ in
+        { n, window in
+            // Start buckets are a minute wide, sign-up buckets `RATE_LIMIT_WINDOW_SECONDS`: a
+            // bucket is still read while it is the previous one, so keep two widths.
             """
             DELETE FROM rate_limit_windows WHERE (key, window_start) IN (
                 SELECT key, window_start FROM rate_limit_windows
-                WHERE window_start < now() - interval '2 minutes' LIMIT \(n))
+                WHERE window_start < now() - make_interval(secs => \(2 * max(60, window))) LIMIT \(n))
             """
         },
         { n, window in

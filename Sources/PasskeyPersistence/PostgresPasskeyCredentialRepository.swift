@@ -56,8 +56,8 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
         }
     }
 
-    package func deleteCredential(id: CredentialID, accountID: AccountID) async throws(RepositoryError)
-        -> PasskeyDeletionOutcome
+    package func deleteCredential(id: CredentialID, accountID: AccountID, keepingSession: SessionID)
+        async throws(RepositoryError) -> PasskeyDeletionOutcome
     {
         try await pool.runTransaction { connection throws(PostgresError) in
             // Serialise with password removal and other deletions of this account's credentials.
@@ -74,6 +74,13 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
             try connection.query(
                 "DELETE FROM passkey_credentials WHERE credential_id = \(bytes: id.bytes) AND account_id = \(accountID.uuid)"
             )
+            // Whoever signed in with this passkey is signed out with it, except the caller.
+            try connection.query(
+                """
+                UPDATE authentication_sessions SET revoked_at = now()
+                WHERE credential_id = \(bytes: id.bytes) AND account_id = \(accountID.uuid)
+                  AND id <> \(keepingSession.uuid) AND revoked_at IS NULL
+                """)
             return .deleted
         }
     }

@@ -1,75 +1,92 @@
-package import Foundation
+internal import Foundation
 package import PasskeyApplication
 package import PasskeyLibpq
 
-/// Rate-limit counters in PostgreSQL (database clock), shared by every instance.
+/// Rate-limit counters in PostgreSQL (database clock), shared by every instance. Each decision
+/// is atomic in the database, so limits hold however many requests arrive at once.
 package struct PostgresRateLimitRepository: RateLimitRepository {
     let pool: PostgresConnectionPool
 
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
-    package func registerStart(clientAddress: String, limitPerMinute: Int) async throws(RepositoryError)
+    package func countHit(key: String, limit: Int, windowSeconds: Int) async throws(RepositoryError)
         -> RateLimitDecision
     {
         try await pool.run { connection throws(PostgresError) in
-            // Sliding window over two one-minute buckets: the previous minute's count weighs by
-            // how much of it still lies within the last 60 seconds. One upsert counts and reads.
-            let key = "start:" + clientAddress
+            // Sliding window over two fixed buckets: the previous bucket's count weighs by how
+            // much of it still lies within the window. One upsert counts and reads; the row lock
+            // of the upsert serialises concurrent hits on a key, so each sees its own count.
+            let width = max(1, windowSeconds)
             let result = try connection.query(
                 """
                 WITH cur AS (
                     INSERT INTO rate_limit_windows AS w (key, window_start, hits)
-                    VALUES (\(key), date_trunc('minute', now()), 1)
+                    VALUES (\(key), to_timestamp(floor(extract(epoch FROM now()) / \(width)) * \(width)), 1)
                     ON CONFLICT (key, window_start) DO UPDATE SET hits = w.hits + 1
                     RETURNING hits, window_start
                 )
                 SELECT cur.hits, coalesce(prev.hits, 0), extract(epoch FROM now() - cur.window_start)::float8
                 FROM cur LEFT JOIN rate_limit_windows prev
-                  ON prev.key = \(key) AND prev.window_start = cur.window_start - interval '1 minute'
+                  ON prev.key = \(key) AND prev.window_start = cur.window_start - make_interval(secs => \(width))
                 """)
             guard let row = result.first else { return .allowed }
+            let span = Double(width)
             let current = Double(try row.int(0))
             let previous = Double(try row.int(1))
-            let elapsed = min(60, max(0, Double(try row.string(2)) ?? 0))
-            let estimate = previous * (60 - elapsed) / 60 + current
-            guard estimate > Double(limitPerMinute) else { return .allowed }
-            return .limited(retryAfter: max(1, Int((60 - elapsed).rounded(.up))))
+            let elapsed = min(span, max(0, Double(try row.string(2)) ?? 0))
+            let estimate = previous * (span - elapsed) / span + current
+            guard estimate > Double(limit) else { return .allowed }
+            return .limited(retryAfter: max(1, Int((span - elapsed).rounded(.up))))
         }
     }
 
-    package func passwordFailures(normalizedEmail: String, clientAddress: String, window: TimeInterval)
-        async throws(RepositoryError) -> PasswordFailureCounts
+    package func beginAttempt(normalizedEmail: String, clientAddress: String, limits: AttemptLimits)
+        async throws(RepositoryError) -> AttemptDecision
     {
-        try await pool.run { connection throws(PostgresError) in
-            let seconds = Int(window.rounded(.up))
+        let address = String(clientAddress.prefix(64))
+        return try await pool.runTransaction { connection throws(PostgresError) in
+            // Serialise every attempt on this email and on this address (transaction-scoped
+            // advisory locks, taken in key order so two attempts never wait on each other in a
+            // cycle). The count below is a new statement, so its snapshot sees every attempt that
+            // an earlier lock holder committed: the check and the insert cannot be overtaken.
+            try connection.query(
+                """
+                SELECT pg_advisory_xact_lock(k) FROM (
+                    SELECT k FROM (VALUES (hashtextextended('attempt-email:' || \(normalizedEmail), 0)),
+                                          (hashtextextended('attempt-address:' || \(address), 0))) AS v (k)
+                    ORDER BY k OFFSET 0
+                ) AS ordered
+                """)
+            let seconds = max(1, Int(limits.window.rounded(.up)))
             let result = try connection.query(
                 """
                 WITH recent AS (
                     SELECT normalized_email, client_address, failed_at FROM password_failures
                     WHERE failed_at > now() - make_interval(secs => \(seconds))
-                      AND (normalized_email = \(normalizedEmail) OR client_address = \(clientAddress))
+                      AND (normalized_email = \(normalizedEmail) OR client_address = \(address))
+                ), counts AS (
+                    SELECT count(*) FILTER (WHERE normalized_email = \(normalizedEmail)) AS for_email,
+                           count(*) FILTER (WHERE client_address = \(address)) AS for_address,
+                           coalesce(ceil(extract(epoch FROM
+                               (min(failed_at) + make_interval(secs => \(seconds)) - now())))::int, 0) AS retry
+                    FROM recent
+                ), counted AS (
+                    INSERT INTO password_failures (normalized_email, client_address)
+                    SELECT \(normalizedEmail), \(address) FROM counts
+                    WHERE for_email < \(limits.perEmail) AND for_address < \(limits.perAddress)
+                    RETURNING id
                 )
-                SELECT count(*) FILTER (WHERE normalized_email = \(normalizedEmail)),
-                       count(*) FILTER (WHERE client_address = \(clientAddress)),
-                       coalesce(ceil(extract(epoch FROM
-                           (min(failed_at) + make_interval(secs => \(seconds)) - now())))::int, 0)
-                FROM recent
+                SELECT (SELECT id FROM counted), counts.retry FROM counts
                 """)
-            guard let row = result.first else {
-                return PasswordFailureCounts(forEmail: 0, forAddress: 0, retryAfter: 0)
-            }
-            return PasswordFailureCounts(
-                forEmail: try row.int(0), forAddress: try row.int(1), retryAfter: try row.int(2))
+            guard let row = result.first else { throw PostgresError(kind: .decoding, diagnostic: "no attempt row") }
+            if row.isNull(0) { return .limited(retryAfter: max(1, try row.int(1))) }
+            return .allowed(AttemptID(Int64(try row.int(0))))
         }
     }
 
-    package func recordPasswordFailure(normalizedEmail: String, clientAddress: String) async throws(RepositoryError) {
+    package func forgiveAttempt(_ attempt: AttemptID) async throws(RepositoryError) {
         try await pool.run { connection throws(PostgresError) in
-            try connection.query(
-                """
-                INSERT INTO password_failures (normalized_email, client_address)
-                VALUES (\(normalizedEmail), \(String(clientAddress.prefix(64))))
-                """)
+            try connection.query("DELETE FROM password_failures WHERE id = \(attempt.value)")
         }
     }
 }

@@ -18,9 +18,10 @@ package struct PostgresSessionRepository: SessionRepository {
     static func insert(_ s: AuthenticationSession, on connection: PostgresConnection) throws(PostgresError) {
         try connection.query(
             """
-            INSERT INTO authentication_sessions (id, account_id, token_digest, method, created_at, expires_at, revoked_at)
+            INSERT INTO authentication_sessions
+                (id, account_id, token_digest, method, credential_id, created_at, expires_at, revoked_at)
             VALUES (\(s.id.uuid), \(s.accountID.uuid), \(bytes: s.tokenDigest), \(s.method.rawValue),
-                    \(s.createdAt), \(s.expiresAt), \(s.revokedAt))
+                    \(s.credentialID.map { PostgresBytes($0.bytes) }), \(s.createdAt), \(s.expiresAt), \(s.revokedAt))
             """)
     }
 
@@ -28,7 +29,7 @@ package struct PostgresSessionRepository: SessionRepository {
         try await pool.run { connection throws(PostgresError) in
             let result = try connection.query(
                 """
-                SELECT a.id, a.display_name, a.created_at, s.id, s.method, s.created_at, s.expires_at
+                SELECT a.id, a.display_name, a.created_at, s.id, s.method, s.created_at, s.expires_at, s.credential_id
                 FROM authentication_sessions s JOIN accounts a ON a.id = s.account_id
                 WHERE s.token_digest = \(bytes: tokenDigest) AND s.revoked_at IS NULL AND s.expires_at > \(now)
                 """)
@@ -39,7 +40,8 @@ package struct PostgresSessionRepository: SessionRepository {
             let account = try AccountRow.decode(row)
             let session = AuthenticationSession(
                 id: SessionID(try row.uuid(3)), accountID: account.id, tokenDigest: tokenDigest, method: method,
-                createdAt: try row.date(5), expiresAt: try row.date(6))
+                credentialID: try row.optionalBytes(7).flatMap(CredentialID.init(bytes:)), createdAt: try row.date(5),
+                expiresAt: try row.date(6))
             return ActiveSession(session: session, account: account)
         }
     }
@@ -70,9 +72,10 @@ package struct PostgresSessionRepository: SessionRepository {
                     WHERE credential_id = \(bytes: credentialID.bytes) AND sign_count = \(Int64(expectedSignCount))
                     RETURNING account_id
                 )
-                INSERT INTO authentication_sessions (id, account_id, token_digest, method, created_at, expires_at)
-                SELECT \(s.id.uuid), u.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue), \(s.createdAt),
-                       \(s.expiresAt)
+                INSERT INTO authentication_sessions
+                    (id, account_id, token_digest, method, credential_id, created_at, expires_at)
+                SELECT \(s.id.uuid), u.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue),
+                       \(bytes: credentialID.bytes), \(s.createdAt), \(s.expiresAt)
                 FROM u
                 """)
             return result.affectedRows == 1 ? .recorded : .staleCounter

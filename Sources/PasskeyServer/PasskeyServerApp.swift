@@ -3,6 +3,7 @@ internal import PasskeyApplication
 internal import PasskeyDomain
 internal import PasskeyHTTP
 internal import PasskeyLibpq
+internal import PasskeyOpenSSL
 internal import PasskeyPasswordHashing
 internal import PasskeyPersistence
 internal import PasskeyWebAuthn
@@ -20,11 +21,12 @@ final class PasskeyServerApp: Sendable {
 
     init(
         configuration: ServerConfiguration, migrations: MigrationRunner, openAPI: [UInt8]?,
-        trustAnchors: TrustAnchors, clock: any Clock = SystemClock()
+        trustAnchors: TrustAnchors, clock: any Clock = SystemClock(),
+        logSink: @escaping @Sendable (String) -> Void = Logger.standardError
     ) throws(ConfigurationError) {
         self.configuration = configuration
         let policy = configuration.policy
-        let logger = Logger(level: configuration.logLevel)
+        let logger = Logger(level: configuration.logLevel, sink: logSink)
         let metrics = Metrics()
         let pool = PostgresConnectionPool(
             configuration: .init(
@@ -48,19 +50,22 @@ final class PasskeyServerApp: Sendable {
             throw ConfigurationError(
                 variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "a file is not an X.509 certificate")
         }
-        let hasher = Argon2PasswordHasher()
+        let hasher = Argon2PasswordHasher(waitingLimit: configuration.passwordHashQueueLimit)
         let tokens = OpenSSLSessionTokenGenerator()
         let random = OpenSSLRandomGenerator()
         let names = KnownAuthenticatorNames()
         let issuer = SessionIssuer(tokens: tokens, random: random, lifetime: policy.sessionLifetime)
-        let limiter = StartRateLimiter(repository: rateLimits, limitPerMinute: policy.startsPerMinute)
+        let limiter = AddressRateLimiter(
+            repository: rateLimits, limitPerMinute: policy.startsPerMinute, signupLimit: policy.signupsPerAddress,
+            signupWindowSeconds: Int(policy.passwordFailureWindow))
         let support = ControllerSupport(
             bearer: BearerAuthenticationUseCase(sessions: sessions, tokens: tokens, clock: clock), logger: logger,
             metrics: metrics)
 
         let password = PasswordController(
             support: support,
-            registration: PasswordAccountRegistrationUseCase(accounts: accounts, hasher: hasher, clock: clock),
+            registration: PasswordAccountRegistrationUseCase(
+                accounts: accounts, hasher: hasher, limiter: limiter, clock: clock),
             authentication: PasswordAuthenticationUseCase(
                 accounts: accounts, sessions: sessions, rateLimits: rateLimits, hasher: hasher, issuer: issuer,
                 policy: policy, clock: clock),
@@ -91,11 +96,12 @@ final class PasskeyServerApp: Sendable {
         let account = AccountController(
             support: support, query: AccountQueryUseCase(accounts: accounts),
             list: PasskeyListUseCase(passkeys: passkeys), rename: PasskeyRenameUseCase(passkeys: passkeys),
-            deletion: PasskeyDeletionUseCase(passkeys: passkeys),
-            passwordRemoval: PasswordRemovalUseCase(accounts: accounts))
+            deletion: PasskeyDeletionUseCase(passkeys: passkeys, policy: policy, clock: clock),
+            passwordRemoval: PasswordRemovalUseCase(accounts: accounts, policy: policy, clock: clock))
         let operations = OperationsController(
             maintenance: maintenance, metrics: metrics, wellKnown: WellKnownDocuments(configuration: configuration),
-            openAPI: openAPI)
+            openAPI: openAPI, metricsTokenDigest: configuration.metricsToken.map { Digest.sha256(Array($0.utf8)) },
+            passwordHashing: { hasher.metrics })
 
         var router = Router()
         router.add("POST", "/v1/accounts", password.createAccount)
@@ -134,7 +140,9 @@ final class PasskeyServerApp: Sendable {
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let started = ContinuousClock.now
         let requestID = Self.requestID(request.header("x-request-id"))
-        let client = addresses.resolve(peer: request.remoteAddress, forwardedFor: request.header("x-forwarded-for"))
+        let client = addresses.resolve(
+            peer: request.remoteAddress,
+            forwardedFor: request.headers.filter { $0.name == "x-forwarded-for" }.map(\.value))
         let method = request.method == "HEAD" ? "GET" : request.method
         var routeLabel = "unmatched"
         var response: HTTPResponse
@@ -145,7 +153,9 @@ final class PasskeyServerApp: Sendable {
             case .found(let route, let parameters):
                 routeLabel = route.pattern
                 let context = RequestContext(
-                    request: request, requestID: requestID, clientAddress: client, pathParameters: parameters)
+                    request: request, requestID: requestID, clientAddress: client,
+                    rateLimitKey: ClientAddressResolver.rateLimitKey(for: client), route: route.pattern,
+                    pathParameters: parameters)
                 response = await route.handler(context)
             case .methodNotAllowed(let allow):
                 response = Problem.methodNotAllowed(allow: allow).response

@@ -43,7 +43,11 @@ enum ServeCommand {
             configuration: .init(
                 host: configuration.host, port: configuration.port,
                 tooLarge: { Problem.payloadTooLarge.response },
-                shutdownResponse: { Problem.unavailable.response }),
+                shutdownResponse: { Problem.unavailable.response },
+                maximumConnections: configuration.httpMaxConnections,
+                maximumConnectionsPerAddress: configuration.httpMaxConnectionsPerAddress,
+                requestHeadTimeoutSeconds: configuration.httpRequestHeadTimeoutSeconds,
+                layerError: { Problem.httpLayer(status: $0).response }),
             handler: app.handle)
         // A closed log pipe or client socket must not kill the server: writes report EPIPE instead.
         signal(SIGPIPE, SIG_IGN)

@@ -78,7 +78,7 @@ import Testing
         let waiter = Task { try await pool.run { ran.withLock { $0 = true } } }
         #expect(await Polling.until { pool.metrics.waiting == 1 })
         waiter.cancel()
-        await #expect(throws: CancellationError.self) { try await waiter.value }
+        await #expect(throws: BlockingWorkPool.RunError.cancelled) { try await waiter.value }
         #expect(pool.metrics.waiting == 0)
         gate.signal()
         try await blocker.value
@@ -86,13 +86,56 @@ import Testing
         #expect(pool.metrics.completed == 1)
     }
 
-    @Test func alreadyCancelledCallerDoesNotRun() async {
+    @Test func alreadyCancelledCallerDoesNotRun() async throws {
         let pool = BlockingWorkPool(width: 1)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await pool.run { 1 }
         }
-        await #expect(throws: CancellationError.self) { try await task.value }
+        await #expect(throws: BlockingWorkPool.RunError.cancelled) { try await task.value }
         #expect(pool.metrics.completed == 0)
+    }
+
+    /// A flood beyond the waiting limit is refused at once instead of queueing without bound.
+    @Test func beyondTheWaitingLimitWorkIsRefusedAtOnce() async throws {
+        let pool = BlockingWorkPool(width: 1, waitingLimit: 2)
+        let gate = DispatchSemaphore(value: 0)
+        let blocker = Task { try await pool.run(priority: .bulk) { gate.wait() } }
+        #expect(await Polling.until { pool.metrics.running == 1 })
+        let waiting = (0..<2).map { _ in Task { try await pool.run(priority: .bulk) { 1 } } }
+        #expect(await Polling.until { pool.metrics.waiting == 2 })
+        await #expect(throws: BlockingWorkPool.RunError.full) { try await pool.run(priority: .bulk) { 1 } }
+        #expect(pool.metrics.refused == 1)
+        // The other priority has its own room.
+        let interactive = Task { try await pool.run(priority: .interactive) { 2 } }
+        #expect(await Polling.until { pool.metrics.waiting == 3 })
+        gate.signal()
+        try await blocker.value
+        #expect(try await interactive.value == 2)
+        for task in waiting { #expect(try await task.value == 1) }
+        #expect(pool.metrics.refused == 1)
+    }
+
+    /// A sign-in's verification waiting behind a queue of sign-up hashes runs before all of them.
+    @Test func interactiveWorkOvertakesWaitingBulkWork() async throws {
+        let pool = BlockingWorkPool(width: 1, waitingLimit: 8)
+        let gate = DispatchSemaphore(value: 0)
+        let order = Locked<[String]>([])
+        let blocker = Task { try await pool.run(priority: .bulk) { gate.wait() } }
+        #expect(await Polling.until { pool.metrics.running == 1 })
+        let bulk = (0..<3).map { index in
+            Task { try await pool.run(priority: .bulk) { order.withLock { $0.append("bulk\(index)") } } }
+        }
+        #expect(await Polling.until { pool.metrics.waiting == 3 })
+        let interactive = Task {
+            try await pool.run(priority: .interactive) { order.withLock { $0.append("sign-in") } }
+        }
+        #expect(await Polling.until { pool.metrics.waiting == 4 })
+        gate.signal()
+        try await blocker.value
+        try await interactive.value
+        for task in bulk { try await task.value }
+        #expect(order.value.first == "sign-in")
+        #expect(order.value.count == 4)
     }
 }

@@ -10,9 +10,9 @@ import Testing
         let hasher = Argon2PasswordHasher(parameters: .owasp, limits: .standard, pool: pool)
         let hash = try await hasher.hash(PasswordHashVector.staple)
         let mostWaiting = Locked(0)
-        let results = await withTaskGroup(of: PasswordVerification.self) { group in
+        let results = try await withThrowingTaskGroup(of: PasswordVerification.self) { group in
             for _ in 0..<4 {
-                group.addTask { await hasher.verify(PasswordHashVector.staple, against: hash) }
+                group.addTask { try await hasher.verify(PasswordHashVector.staple, against: hash) }
             }
             // Sample the queue while the verifications run (not a timing assertion).
             while pool.metrics.completed < 5 {
@@ -21,7 +21,7 @@ import Testing
                 #expect(pool.metrics.running <= 1)
                 try? await Task.sleep(for: .milliseconds(2))
             }
-            return await group.reduce(into: []) { $0.append($1) }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(results == Array(repeating: .match(needsRehash: false), count: 4))
         #expect(pool.metrics.peakRunning == 1)

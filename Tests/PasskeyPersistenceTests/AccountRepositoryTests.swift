@@ -67,12 +67,19 @@ import Testing
         try await withTestDatabase { _, pool in
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
-            #expect(try await repos.accounts.removePassword(accountID: account.id) == .noPasskeyUsedYet)
+            #expect(
+                try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID())
+                    == .noPasskeyUsedYet)
             try await repos.passkeys.addCredential(DomainFixtures.passkey(accountID: account.id))
-            #expect(try await repos.accounts.removePassword(accountID: account.id) == .noPasskeyUsedYet)
+            #expect(
+                try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID())
+                    == .noPasskeyUsedYet)
             try await repos.passkeys.addCredential(DomainFixtures.passkey(accountID: account.id, lastUsedAt: Date()))
-            #expect(try await repos.accounts.removePassword(accountID: account.id) == .removed)
-            #expect(try await repos.accounts.removePassword(accountID: account.id) == .noPassword)
+            #expect(
+                try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID()) == .removed)
+            #expect(
+                try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID())
+                    == .noPassword)
             #expect(try await repos.accounts.accountSummary(id: account.id)?.hasPassword == false)
         }
     }

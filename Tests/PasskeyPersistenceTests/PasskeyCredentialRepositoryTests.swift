@@ -61,12 +61,18 @@ import Testing
             let second = DomainFixtures.passkey(accountID: account.id)
             try await repos.passkeys.addCredential(first)
             try await repos.passkeys.addCredential(second)
-            #expect(try await repos.accounts.removePassword(accountID: account.id) == .removed)
             #expect(
-                try await repos.passkeys.deleteCredential(id: DomainFixtures.credentialID(), accountID: account.id)
+                try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID()) == .removed)
+            #expect(
+                try await repos.passkeys.deleteCredential(
+                    id: DomainFixtures.credentialID(), accountID: account.id, keepingSession: SessionID())
                     == .notFound)
-            #expect(try await repos.passkeys.deleteCredential(id: second.id, accountID: account.id) == .deleted)
-            #expect(try await repos.passkeys.deleteCredential(id: first.id, accountID: account.id) == .lastCredential)
+            #expect(
+                try await repos.passkeys.deleteCredential(
+                    id: second.id, accountID: account.id, keepingSession: SessionID()) == .deleted)
+            #expect(
+                try await repos.passkeys.deleteCredential(
+                    id: first.id, accountID: account.id, keepingSession: SessionID()) == .lastCredential)
             #expect(try await repos.passkeys.credentials(accountID: account.id).map(\.id) == [first.id])
         }
     }
@@ -78,8 +84,12 @@ import Testing
             let passkey = DomainFixtures.passkey(accountID: account.id)
             try await repos.passkeys.addCredential(passkey)
             let stranger = try await repos.passwordAccount()
-            #expect(try await repos.passkeys.deleteCredential(id: passkey.id, accountID: stranger.id) == .notFound)
-            #expect(try await repos.passkeys.deleteCredential(id: passkey.id, accountID: account.id) == .deleted)
+            #expect(
+                try await repos.passkeys.deleteCredential(
+                    id: passkey.id, accountID: stranger.id, keepingSession: SessionID()) == .notFound)
+            #expect(
+                try await repos.passkeys.deleteCredential(
+                    id: passkey.id, accountID: account.id, keepingSession: SessionID()) == .deleted)
         }
     }
 }

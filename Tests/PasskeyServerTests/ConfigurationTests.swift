@@ -24,6 +24,13 @@ import Testing
         #expect(configuration.policy.passwordFailuresPerAddress == 50)
         #expect(configuration.policy.passwordFailureWindow == 900)
         #expect(configuration.databasePoolSize == 2 * ProcessInfo.processInfo.activeProcessorCount)
+        #expect(configuration.policy.reauthenticationWindow == 600)
+        #expect(configuration.policy.signupsPerAddress == 20)
+        #expect(configuration.passwordHashQueueLimit == 64)
+        #expect(configuration.httpMaxConnections == 1000)
+        #expect(configuration.httpMaxConnectionsPerAddress == 64)
+        #expect(configuration.httpRequestHeadTimeoutSeconds == 10)
+        #expect(configuration.metricsToken == nil)
     }
 
     @Test(arguments: [
@@ -34,7 +41,10 @@ import Testing
         ("PASSKEY_ANDROID_APPS", "com.example@SHA256:ZZ"), ("DATABASE_URL", "not a url"),
         ("SESSION_LIFETIME_SECONDS", "-1"),
         ("RATE_LIMIT_STARTS_PER_MINUTE", "many"), ("DATABASE_POOL_SIZE", "0"), ("LOG_LEVEL", "chatty"),
-        ("PASSKEY_RP_ID", "https://example.com"),
+        ("PASSKEY_RP_ID", "https://example.com"), ("REAUTHENTICATION_WINDOW_SECONDS", "5"),
+        ("RATE_LIMIT_SIGNUPS_PER_ADDRESS", "-1"), ("PASSWORD_HASH_QUEUE_LIMIT", "0"),
+        ("HTTP_MAX_CONNECTIONS", "0"), ("HTTP_MAX_CONNECTIONS_PER_ADDRESS", "x"),
+        ("HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", "0"), ("METRICS_TOKEN", "short"), ("TRUSTED_PROXIES", "10.0.0.0/40"),
     ])
     func invalidValuesNameTheirVariable(_ variable: String, _ value: String) {
         var env = base
@@ -57,12 +67,58 @@ import Testing
         #expect(configuration.verifierOrigins.contains("http://localhost:8080"))
     }
 
-    @Test func trustedClientAddressesComeFromTrustedProxiesOnly() {
-        let resolver = ClientAddressResolver(trustedProxies: ["10.0.0.1", "10.0.0.2"])
-        #expect(resolver.resolve(peer: "192.0.2.9", forwardedFor: "203.0.113.1") == "192.0.2.9")
-        #expect(resolver.resolve(peer: "10.0.0.1", forwardedFor: "203.0.113.1, 198.51.100.7") == "198.51.100.7")
-        #expect(resolver.resolve(peer: "10.0.0.1", forwardedFor: "203.0.113.1, 10.0.0.2") == "203.0.113.1")
-        #expect(resolver.resolve(peer: "10.0.0.1", forwardedFor: nil) == "10.0.0.1")
+    @Test func trustedClientAddressesComeFromTrustedProxiesOnly() throws {
+        let resolver = ClientAddressResolver(trustedProxies: try Self.ranges("10.0.0.1", "10.0.0.2"))
+        #expect(resolver.resolve(peer: "192.0.2.9", forwardedFor: ["203.0.113.1"]) == "192.0.2.9")
+        #expect(resolver.resolve(peer: "10.0.0.1", forwardedFor: ["203.0.113.1, 198.51.100.7"]) == "198.51.100.7")
+        #expect(resolver.resolve(peer: "10.0.0.1", forwardedFor: ["203.0.113.1, 10.0.0.2"]) == "203.0.113.1")
+        #expect(resolver.resolve(peer: "10.0.0.1", forwardedFor: []) == "10.0.0.1")
+    }
+
+    /// The forged-line attack: the client sends its own `X-Forwarded-For` line, the proxy
+    /// appends another. Before, only the first line was read and the client chose its address.
+    @Test func everyForwardedForLineCountsSoAForgedFirstLineIsNotBelieved() throws {
+        let resolver = ClientAddressResolver(trustedProxies: try Self.ranges("127.0.0.1"))
+        #expect(resolver.resolve(peer: "127.0.0.1", forwardedFor: ["1.2.3.4", "198.51.100.7"]) == "198.51.100.7")
+        #expect(
+            resolver.resolve(peer: "127.0.0.1", forwardedFor: ["1.2.3.4, 5.6.7.8", "198.51.100.7, 127.0.0.1"])
+                == "198.51.100.7")
+    }
+
+    @Test func cidrRangesOfBothFamiliesAreTrusted() throws {
+        let resolver = ClientAddressResolver(trustedProxies: try Self.ranges("10.0.0.0/8", "fd00::/8", "::1"))
+        #expect(resolver.resolve(peer: "10.20.30.40", forwardedFor: ["203.0.113.1"]) == "203.0.113.1")
+        #expect(resolver.resolve(peer: "11.0.0.1", forwardedFor: ["203.0.113.1"]) == "11.0.0.1")
+        #expect(resolver.resolve(peer: "fd12::1", forwardedFor: ["2001:db8::1, 10.1.1.1"]) == "2001:db8::1")
+        #expect(resolver.resolve(peer: "::1", forwardedFor: ["203.0.113.9"]) == "203.0.113.9")
+        #expect(resolver.resolve(peer: "fe80::1", forwardedFor: ["203.0.113.9"]) == "fe80::1")
+    }
+
+    @Test func invalidTrustedProxiesStopTheServerWithOneLine() {
+        for bad in ["proxy.example.com", "10.0.0.0/33", "10.0.0.0/", "::/129", "10.0.0.256", "1.2.3.4/8x"] {
+            #expect(throws: ConfigurationError.self) {
+                try ServerConfiguration.load(from: ["DATABASE_URL": "host=/tmp dbname=x", "TRUSTED_PROXIES": bad])
+            }
+        }
+        let fine = try? ServerConfiguration.load(
+            from: ["DATABASE_URL": "host=/tmp dbname=x", "TRUSTED_PROXIES": "10.0.0.0/8, 2001:db8::/32, 127.0.0.1"])
+        #expect(fine?.trustedProxies.count == 3)
+        // Behind proxies the per-address connection limit is off unless asked for.
+        #expect(fine?.httpMaxConnectionsPerAddress == 0)
+    }
+
+    @Test func ipv6ClientsAreLimitedPerSlash64() {
+        #expect(ClientAddressResolver.rateLimitKey(for: "2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(
+            ClientAddressResolver.rateLimitKey(for: "2001:db8:1:2:ffff:ffff:ffff:ffff")
+                == ClientAddressResolver.rateLimitKey(for: "2001:db8:1:2::5"))
+        #expect(ClientAddressResolver.rateLimitKey(for: "2001:db8:1:3::5") != "2001:db8:1:2::/64")
+        #expect(ClientAddressResolver.rateLimitKey(for: "192.0.2.1") == "192.0.2.1")
+        #expect(ClientAddressResolver.rateLimitKey(for: "::ffff:192.0.2.1") == "192.0.2.1")
+    }
+
+    private static func ranges(_ entries: String...) throws -> [IPAddressRange] {
+        try ClientAddressResolver.parse(entries).get()
     }
 }
 

@@ -102,7 +102,8 @@ import Testing
             let codes =
                 (((schemas?["Problem"] as? [String: Any])?["properties"] as? [String: Any])?["code"] as? [String: Any])?[
                     "enum"] as? [String]
-            #expect(codes?.count == 21)
+            #expect(codes?.count == 22)
+            #expect(codes?.contains("reauthentication-required") == true)
         }
     }
 }

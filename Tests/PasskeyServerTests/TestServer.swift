@@ -22,7 +22,10 @@ final class TestServer: Sendable {
         "HOST": "127.0.0.1", "PORT": "0", "LOG_LEVEL": "error", "DATABASE_POOL_SIZE": "8",
     ]
 
-    init(conninfo: String, environment: [String: String] = [:], clock: any Clock = SystemClock()) throws {
+    init(
+        conninfo: String, environment: [String: String] = [:], clock: any Clock = SystemClock(),
+        logSink: @escaping @Sendable (String) -> Void = Logger.standardError
+    ) throws {
         var env = Self.baseEnvironment.merging(environment) { $1 }
         env["DATABASE_URL"] = conninfo
         let configuration = try ServerConfiguration.load(from: env)
@@ -32,7 +35,7 @@ final class TestServer: Sendable {
         app = try PasskeyServerApp(
             configuration: configuration, migrations: MigrationRunner(migrations: migrations),
             openAPI: openAPI.map { Array($0) },
-            trustAnchors: try configuration.loadTrustAnchors(), clock: clock)
+            trustAnchors: try configuration.loadTrustAnchors(), clock: clock, logSink: logSink)
         let app = self.app
         server = HTTPServer(
             configuration: .init(
@@ -51,10 +54,12 @@ final class TestServer: Sendable {
 /// Runs `body` against a fresh server on a fresh database; stops and drops both afterwards.
 func withServer(
     environment: [String: String] = [:], clock: any Clock = SystemClock(),
+    logSink: @escaping @Sendable (String) -> Void = Logger.standardError,
     _ body: (TestServer, TestDatabase) async throws -> Void
 ) async throws {
     try await withTestDatabase { database, _ in
-        let server = try TestServer(conninfo: database.conninfo, environment: environment, clock: clock)
+        let server = try TestServer(
+            conninfo: database.conninfo, environment: environment, clock: clock, logSink: logSink)
         do {
             try await body(server, database)
         } catch {

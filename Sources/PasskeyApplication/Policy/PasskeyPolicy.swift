@@ -24,6 +24,10 @@ package struct PasskeyPolicy: Sendable {
     package var passwordFailuresPerEmail: Int
     package var passwordFailuresPerAddress: Int
     package var passwordFailureWindow: TimeInterval
+    /// How recent a sign-in must be for sensitive changes (`REAUTHENTICATION_WINDOW_SECONDS`).
+    package var reauthenticationWindow: TimeInterval
+    /// Password sign-ups per client address per `passwordFailureWindow`; 0 = off.
+    package var signupsPerAddress: Int
 
     package init(
         relyingPartyID: String = "localhost", relyingPartyName: String = "Passkey Server",
@@ -31,7 +35,8 @@ package struct PasskeyPolicy: Sendable {
         conditionalUpgradeWindow: TimeInterval = 300, userVerification: UserVerificationPolicy = .required,
         algorithms: [COSEAlgorithm] = [.es256, .edDSA, .rs256], startsPerMinute: Int = 300,
         passwordFailuresPerEmail: Int = 10, passwordFailuresPerAddress: Int = 50,
-        passwordFailureWindow: TimeInterval = 900
+        passwordFailureWindow: TimeInterval = 900, reauthenticationWindow: TimeInterval = 600,
+        signupsPerAddress: Int = 20
     ) {
         self.relyingPartyID = relyingPartyID
         self.relyingPartyName = relyingPartyName
@@ -44,6 +49,14 @@ package struct PasskeyPolicy: Sendable {
         self.passwordFailuresPerEmail = passwordFailuresPerEmail
         self.passwordFailuresPerAddress = passwordFailuresPerAddress
         self.passwordFailureWindow = passwordFailureWindow
+        self.reauthenticationWindow = reauthenticationWindow
+        self.signupsPerAddress = signupsPerAddress
+    }
+
+    /// The per-email and per-address budget of password (and recovery-code) attempts.
+    package var attemptLimits: AttemptLimits {
+        AttemptLimits(
+            perEmail: passwordFailuresPerEmail, perAddress: passwordFailuresPerAddress, window: passwordFailureWindow)
     }
 
     /// UV demanded for a ceremony that is not conditional.

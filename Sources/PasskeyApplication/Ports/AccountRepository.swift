@@ -73,7 +73,9 @@ package protocol AccountRepository: Sendable {
     /// The account with its email, password presence and passkeys.
     func accountSummary(id: AccountID) async throws(RepositoryError) -> AccountSummary?
 
-    /// Removes the password if a passkey of the account has signed in at least once.
+    /// Removes the password if a passkey of the account has signed in at least once and, in the
+    /// same transaction, ends every password session of the account except `keepingSession`.
     /// Serialised with passkey deletion on the account row.
-    func removePassword(accountID: AccountID) async throws(RepositoryError) -> PasswordRemovalOutcome
+    func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
+        -> PasswordRemovalOutcome
 }

@@ -23,7 +23,8 @@ package protocol PasskeyCredentialRepository: Sendable {
     func renameCredential(id: CredentialID, accountID: AccountID, to name: PasskeyName)
         async throws(RepositoryError) -> PasskeyCredential?
 
-    /// Deletes a passkey unless it is the account's last way in (checked under a lock on the account).
-    func deleteCredential(id: CredentialID, accountID: AccountID) async throws(RepositoryError)
-        -> PasskeyDeletionOutcome
+    /// Deletes a passkey unless it is the account's last way in (checked under a lock on the
+    /// account) and, in the same transaction, ends every session signed in with it except `keepingSession`.
+    func deleteCredential(id: CredentialID, accountID: AccountID, keepingSession: SessionID)
+        async throws(RepositoryError) -> PasskeyDeletionOutcome
 }

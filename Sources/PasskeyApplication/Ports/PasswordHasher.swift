@@ -6,21 +6,25 @@ package enum PasswordVerification: Hashable, Sendable {
     case match(needsRehash: Bool)
 }
 
-/// Why a password could not be hashed (never because of the password's content).
+/// Why a password could not be hashed or checked (never because of the password's content).
 package enum PasswordHashingError: Error, Hashable, Sendable {
+    /// Too many hashes are already waiting (`PASSWORD_HASH_QUEUE_LIMIT`): answer "busy" at once.
+    case busy
+    /// The hashing library failed, or the caller was cancelled while waiting.
     case failed
 }
 
-/// Hashes and verifies passwords (Argon2id, PHC strings) on a bounded set of threads, so a
-/// flood of password sign-ins never starves other requests.
+/// Hashes and verifies passwords (Argon2id, PHC strings) on a bounded set of threads with a
+/// bounded queue, so a flood of password work never starves other requests. Verifications
+/// (someone is signing in) go before new hashes (sign-ups).
 package protocol PasswordHasher: Sendable {
     /// A new Argon2id PHC string for the password.
     func hash(_ password: String) async throws(PasswordHashingError) -> String
 
     /// Checks a password against a PHC string: Argon2id/Argon2i, bcrypt `$2a$`/`$2b$`/`$2y$`,
     /// or `$pbkdf2-sha256$`. An unparseable hash is a mismatch.
-    func verify(_ password: String, against hash: String) async -> PasswordVerification
+    func verify(_ password: String, against hash: String) async throws(PasswordHashingError) -> PasswordVerification
 
     /// Spends about the time of a real verification, for unknown emails (no account enumeration by timing).
-    func verifyAgainstDummy(_ password: String) async
+    func verifyAgainstDummy(_ password: String) async throws(PasswordHashingError)
 }

@@ -7,28 +7,48 @@ package enum RateLimitDecision: Hashable, Sendable {
     case limited(retryAfter: Int)
 }
 
-/// Failed password attempts inside the window, for one email and one client address.
-package struct PasswordFailureCounts: Hashable, Sendable {
-    package let forEmail: Int
-    package let forAddress: Int
-    /// Seconds until the oldest counted failure leaves the window (for Retry-After).
-    package let retryAfter: Int
+/// The budget of password (and, later, recovery-code) attempts: per email and per client
+/// address within a sliding window.
+package struct AttemptLimits: Hashable, Sendable {
+    package let perEmail: Int
+    package let perAddress: Int
+    package let window: TimeInterval
 
-    package init(forEmail: Int, forAddress: Int, retryAfter: Int) {
-        self.forEmail = forEmail
-        self.forAddress = forAddress
-        self.retryAfter = retryAfter
+    package init(perEmail: Int, perAddress: Int, window: TimeInterval) {
+        self.perEmail = perEmail
+        self.perAddress = perAddress
+        self.window = window
     }
 }
 
-/// Rate-limit state kept in the database, so limits hold across restarts and instances.
+/// A counted attempt; forgiven (un-counted) when it succeeds.
+package struct AttemptID: Hashable, Sendable {
+    package let value: Int64
+
+    package init(_ value: Int64) { self.value = value }
+}
+
+/// The verdict on one sign-in attempt, decided before the secret is checked.
+package enum AttemptDecision: Hashable, Sendable {
+    /// Counted as a failure until `forgiveAttempt` says otherwise.
+    case allowed(AttemptID)
+    /// The email or the address has used up its budget; nothing was counted.
+    case limited(retryAfter: Int)
+}
+
+/// Rate-limit state kept in the database, so limits hold across restarts and instances and
+/// under any concurrency: every decision is one atomic step there.
 package protocol RateLimitRepository: Sendable {
-    /// Counts one option issuance for `clientAddress` in the current minute and decides.
-    func registerStart(clientAddress: String, limitPerMinute: Int) async throws(RepositoryError) -> RateLimitDecision
+    /// Counts one hit on `key` (e.g. `start:ADDRESS`) in a sliding window of `windowSeconds`
+    /// and decides: the hit that makes the estimate exceed `limit` and every later one are refused.
+    func countHit(key: String, limit: Int, windowSeconds: Int) async throws(RepositoryError) -> RateLimitDecision
 
-    /// Failures within `window` before now.
-    func passwordFailures(normalizedEmail: String, clientAddress: String, window: TimeInterval)
-        async throws(RepositoryError) -> PasswordFailureCounts
+    /// Counts an attempt for this email and address unless either has `limits` failures in the
+    /// window already. Concurrent calls for one email or address are serialised, so however many
+    /// arrive at once, no more than the limit are allowed.
+    func beginAttempt(normalizedEmail: String, clientAddress: String, limits: AttemptLimits)
+        async throws(RepositoryError) -> AttemptDecision
 
-    func recordPasswordFailure(normalizedEmail: String, clientAddress: String) async throws(RepositoryError)
+    /// Un-counts an attempt that succeeded.
+    func forgiveAttempt(_ attempt: AttemptID) async throws(RepositoryError)
 }

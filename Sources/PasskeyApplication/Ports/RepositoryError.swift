@@ -16,3 +16,15 @@ package enum ConstraintName {
     package static let credentialID = "passkey_credentials_pkey"
     package static let accountID = "accounts_pkey"
 }
+
+extension RepositoryError {
+    /// What went wrong, for the operator's log when a use case gives up (`internalFailure`):
+    /// the adapter's operation and cause (SQLSTATE and the database's message), never data.
+    package var cause: String {
+        switch self {
+        case .conflict(let constraint): "unexpected conflict on \(constraint)"
+        case .unavailable: "database unavailable"
+        case .failure(let text): text
+        }
+    }
+}

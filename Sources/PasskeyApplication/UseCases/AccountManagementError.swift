@@ -1,14 +1,17 @@
 /// Why a management request on the signed-in account failed.
 package enum AccountManagementError: Error, Hashable, Sendable {
     case notFound
+    /// The session signed in too long ago for this change (`REAUTHENTICATION_WINDOW_SECONDS`).
+    case reauthenticationRequired
     /// Deleting it would leave the account with no way in.
     case lastCredential
     /// Removing the password needs a passkey that has signed in at least once.
     case passkeyNotYetUsed
     case unavailable
-    case internalFailure
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
 
     init(_ error: RepositoryError) {
-        self = error == .unavailable ? .unavailable : .internalFailure
+        self = error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
     }
 }

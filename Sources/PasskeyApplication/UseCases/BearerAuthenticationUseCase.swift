@@ -3,7 +3,8 @@ package enum BearerAuthenticationError: Error, Hashable, Sendable {
     /// Missing, malformed, unknown, revoked or expired: all the same to the client.
     case unauthorized
     case unavailable
-    case internalFailure
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
 }
 
 /// Resolves `Authorization: Bearer …` to a live session.
@@ -24,7 +25,7 @@ package struct BearerAuthenticationUseCase: Sendable {
         do {
             active = try await sessions.activeSession(tokenDigest: digest, now: clock.now)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
         }
         guard let active else { throw .unauthorized }
         return active

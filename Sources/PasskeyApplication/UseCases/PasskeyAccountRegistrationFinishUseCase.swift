@@ -12,7 +12,8 @@ package enum PasskeyAccountRegistrationFinishError: Error, Hashable, Sendable {
     case emailTaken
     case credentialExists
     case unavailable
-    case internalFailure
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
 }
 
 /// A passkey account just created.
@@ -53,7 +54,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
         do {
             found = try await registrations.usableAccountRegistration(id: registrationID)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
         }
         guard let registration = found else { throw .registrationUnavailable }
         if let recorded = registration.email, recorded != email { throw .registrationMismatch }
@@ -74,7 +75,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
         let credential = verified.credential(
             accountID: account.id, response: response, name: name, residentKey: residentKey, names: names,
             createdAt: now)
-        let (stored, issued) = issuer.make(for: account, method: .passkey, now: now)
+        let (stored, issued) = issuer.make(for: account, method: .passkey, credentialID: credential.id, now: now)
         let completion: AccountRegistrationCompletion
         do {
             completion = try await registrations.completeAccountRegistration(
@@ -85,7 +86,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
             case .conflict(let constraint) where constraint == ConstraintName.normalizedEmail: throw .emailTaken
             case .conflict(let constraint) where constraint == ConstraintName.credentialID: throw .credentialExists
             case .unavailable: throw .unavailable
-            case .conflict, .failure: throw .internalFailure
+            case .conflict, .failure: throw .internalFailure(cause: error.cause)
             }
         }
         guard completion == .completed else { throw .registrationUnavailable }

@@ -6,7 +6,8 @@ package enum PasskeyAccountRegistrationStartError: Error, Hashable, Sendable {
     case invalidRequest(field: String)
     case rateLimited(retryAfter: Int)
     case unavailable
-    case internalFailure
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
 }
 
 /// Options for creating an account with a passkey; the account does not exist yet.
@@ -19,13 +20,13 @@ package struct PasskeyAccountRegistrationStart: Sendable {
 /// (which returns them only at the end).
 package struct PasskeyAccountRegistrationStartUseCase: Sendable {
     let registrations: any AccountRegistrationRepository
-    let limiter: StartRateLimiter
+    let limiter: AddressRateLimiter
     let random: any RandomGenerator
     let policy: PasskeyPolicy
     let clock: any Clock
 
     package init(
-        registrations: any AccountRegistrationRepository, limiter: StartRateLimiter, random: any RandomGenerator,
+        registrations: any AccountRegistrationRepository, limiter: AddressRateLimiter, random: any RandomGenerator,
         policy: PasskeyPolicy, clock: any Clock
     ) {
         self.registrations = registrations
@@ -62,9 +63,9 @@ package struct PasskeyAccountRegistrationStartUseCase: Sendable {
         } catch let error as PasskeyAccountRegistrationStartError {
             throw error
         } catch let error as RepositoryError {
-            throw error == .unavailable ? .unavailable : .internalFailure
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
         } catch {
-            throw .internalFailure
+            throw .internalFailure(cause: "\(error)")
         }
         let options = CredentialCreationOptions(
             relyingPartyID: policy.relyingPartyID, relyingPartyName: policy.relyingPartyName,

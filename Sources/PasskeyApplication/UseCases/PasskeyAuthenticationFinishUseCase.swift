@@ -8,7 +8,8 @@ package enum PasskeyAuthenticationFinishError: Error, Hashable, Sendable {
     case unknownCredential
     case authenticationFailed(CredentialVerificationFailure)
     case unavailable
-    case internalFailure
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
 }
 
 /// A successful sign-in.
@@ -51,7 +52,7 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
         do {
             context = try await challenges.consumeAuthenticationChallenge(id: challengeID, credentialID: credentialID)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
         }
         guard let challenge = context.challenge else { throw .challengeUnavailable }
         guard let credential = context.credential, let account = context.account else { throw .unknownCredential }
@@ -69,14 +70,14 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
             throw .authenticationFailed(error)
         }
         let now = clock.now
-        let (stored, issued) = issuer.make(for: account, method: .passkey, now: now)
+        let (stored, issued) = issuer.make(for: account, method: .passkey, credentialID: credential.id, now: now)
         let recording: AssertionRecording
         do {
             recording = try await sessions.recordAssertion(
                 credentialID: credential.id, expectedSignCount: credential.signCount, newSignCount: verified.signCount,
                 backupState: verified.backupState, usedAt: now, session: stored)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
         }
         // Another assertion moved the counter since it was read: for a device-bound credential
         // two assertions with one counter value must not both win.

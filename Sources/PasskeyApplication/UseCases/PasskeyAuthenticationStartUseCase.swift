@@ -5,7 +5,8 @@ package import PasskeyDomain
 package enum PasskeyAuthenticationStartError: Error, Hashable, Sendable {
     case rateLimited(retryAfter: Int)
     case unavailable
-    case internalFailure
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
 }
 
 /// Options for the one shared sign-in flow.
@@ -18,13 +19,13 @@ package struct PasskeyAuthenticationStart: Sendable {
 /// Issues a sign-in challenge (discoverable credentials: no username first, allowCredentials empty).
 package struct PasskeyAuthenticationStartUseCase: Sendable {
     let challenges: any ChallengeRepository
-    let limiter: StartRateLimiter
+    let limiter: AddressRateLimiter
     let random: any RandomGenerator
     let policy: PasskeyPolicy
     let clock: any Clock
 
     package init(
-        challenges: any ChallengeRepository, limiter: StartRateLimiter, random: any RandomGenerator,
+        challenges: any ChallengeRepository, limiter: AddressRateLimiter, random: any RandomGenerator,
         policy: PasskeyPolicy, clock: any Clock
     ) {
         self.challenges = challenges
@@ -48,9 +49,9 @@ package struct PasskeyAuthenticationStartUseCase: Sendable {
         } catch let error as PasskeyAuthenticationStartError {
             throw error
         } catch let error as RepositoryError {
-            throw error == .unavailable ? .unavailable : .internalFailure
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
         } catch {
-            throw .internalFailure
+            throw .internalFailure(cause: "\(error)")
         }
         return PasskeyAuthenticationStart(
             challengeID: challenge.id, expiresAt: challenge.expiresAt,

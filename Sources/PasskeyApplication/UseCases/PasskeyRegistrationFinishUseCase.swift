@@ -8,7 +8,8 @@ package enum PasskeyRegistrationFinishError: Error, Hashable, Sendable {
     case verificationFailed(CredentialVerificationFailure)
     case credentialExists
     case unavailable
-    case internalFailure
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
 }
 
 /// A passkey just added.
@@ -48,7 +49,7 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
         do {
             consumed = try await challenges.consumeRegistrationChallenge(id: challengeID, accountID: session.account.id)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
         }
         guard let challenge = consumed else { throw .challengeUnavailable }
         let now = clock.now
@@ -72,7 +73,7 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
             switch error {
             case .conflict(let constraint) where constraint == ConstraintName.credentialID: throw .credentialExists
             case .unavailable: throw .unavailable
-            case .conflict, .failure: throw .internalFailure
+            case .conflict, .failure: throw .internalFailure(cause: error.cause)
             }
         }
         return PasskeyRegistrationFinish(credential: credential, mode: challenge.mode)

@@ -5,9 +5,12 @@ package import PasskeyDomain
 package enum PasskeyRegistrationStartError: Error, Hashable, Sendable {
     /// Conditional mode needs a password sign-in less than the upgrade window ago.
     case conditionalNotAllowed
+    /// `modal` needs a session that signed in recently (`REAUTHENTICATION_WINDOW_SECONDS`).
+    case reauthenticationRequired
     case rateLimited(retryAfter: Int)
     case unavailable
-    case internalFailure
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
 }
 
 /// Options for adding a passkey to the signed-in account.
@@ -23,13 +26,13 @@ package struct PasskeyRegistrationStart: Sendable {
 package struct PasskeyRegistrationStartUseCase: Sendable {
     let accounts: any AccountRepository
     let challenges: any ChallengeRepository
-    let limiter: StartRateLimiter
+    let limiter: AddressRateLimiter
     let random: any RandomGenerator
     let policy: PasskeyPolicy
     let clock: any Clock
 
     package init(
-        accounts: any AccountRepository, challenges: any ChallengeRepository, limiter: StartRateLimiter,
+        accounts: any AccountRepository, challenges: any ChallengeRepository, limiter: AddressRateLimiter,
         random: any RandomGenerator, policy: PasskeyPolicy, clock: any Clock
     ) {
         self.accounts = accounts
@@ -44,6 +47,12 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
         async throws(PasskeyRegistrationStartError) -> PasskeyRegistrationStart
     {
         let now = clock.now
+        if mode == .modal {
+            // A stolen older token must not add the thief's passkey (spec v2, recent sign-in).
+            guard session.session.signedInRecently(now: now, window: policy.reauthenticationWindow) else {
+                throw .reauthenticationRequired
+            }
+        }
         if mode == .conditional {
             // Checked at start; the challenge lifetime bounds the finish.
             let age = now.timeIntervalSince(session.session.createdAt)
@@ -56,7 +65,7 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
                 throw PasskeyRegistrationStartError.rateLimited(retryAfter: retryAfter)
             }
             guard let summary = try await accounts.accountSummary(id: session.account.id) else {
-                throw PasskeyRegistrationStartError.internalFailure
+                throw PasskeyRegistrationStartError.internalFailure(cause: "the signed-in account has no summary")
             }
             let challenge = PasskeyRegistrationChallenge(
                 id: ChallengeID(random.uuid()), accountID: summary.account.id,
@@ -76,9 +85,9 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
         } catch let error as PasskeyRegistrationStartError {
             throw error
         } catch let error as RepositoryError {
-            throw error == .unavailable ? .unavailable : .internalFailure
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
         } catch {
-            throw .internalFailure
+            throw .internalFailure(cause: "\(error)")
         }
     }
 }

@@ -7,33 +7,54 @@ package enum PasswordAccountRegistrationError: Error, Hashable, Sendable {
     /// Fewer than 8 characters (or over 1024 bytes).
     case weakPassword
     case emailTaken
+    /// Too many sign-ups from this client address (`RATE_LIMIT_SIGNUPS_PER_ADDRESS`).
+    case rateLimited(retryAfter: Int)
+    /// The password-hashing queue is full (`PASSWORD_HASH_QUEUE_LIMIT`); retry shortly.
+    case hashingBusy
     case unavailable
-    case internalFailure
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
 }
 
 /// Sign-up with email, display name and password (the "existing users" of the migration).
 package struct PasswordAccountRegistrationUseCase: Sendable {
     let accounts: any AccountRepository
     let hasher: any PasswordHasher
+    let limiter: AddressRateLimiter
     let clock: any Clock
 
-    package init(accounts: any AccountRepository, hasher: any PasswordHasher, clock: any Clock) {
+    package init(
+        accounts: any AccountRepository, hasher: any PasswordHasher, limiter: AddressRateLimiter, clock: any Clock
+    ) {
         self.accounts = accounts
         self.hasher = hasher
+        self.limiter = limiter
         self.clock = clock
     }
 
-    package func execute(email rawEmail: String, displayName rawName: String, password: String)
+    /// Validates, counts the sign-up against the client address's budget (before any hashing,
+    /// so a refused flood costs no Argon2 work), hashes, and creates the account.
+    package func execute(email rawEmail: String, displayName rawName: String, password: String, clientAddress: String)
         async throws(PasswordAccountRegistrationError) -> Account
     {
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
         guard let displayName = DisplayName(rawName) else { throw .invalidRequest(field: "displayName") }
         guard PasswordRules.isAcceptable(password) else { throw .weakPassword }
+        let decision: RateLimitDecision
+        do {
+            decision = try await limiter.checkSignup(clientAddress: clientAddress)
+        } catch {
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+        }
+        if case .limited(let retryAfter) = decision { throw .rateLimited(retryAfter: retryAfter) }
         let hash: String
         do {
             hash = try await hasher.hash(password)
         } catch {
-            throw .internalFailure
+            switch error {
+            case .busy: throw .hashingBusy
+            case .failed: throw .internalFailure(cause: "password hashing failed")
+            }
         }
         let now = clock.now
         let account = Account(id: AccountID(), displayName: displayName, createdAt: now)
@@ -45,7 +66,7 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
             switch error {
             case .conflict(let constraint) where constraint == ConstraintName.normalizedEmail: throw .emailTaken
             case .unavailable: throw .unavailable
-            case .conflict, .failure: throw .internalFailure
+            case .conflict, .failure: throw .internalFailure(cause: error.cause)
             }
         }
         return account

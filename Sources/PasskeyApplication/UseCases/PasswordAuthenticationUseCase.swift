@@ -5,11 +5,18 @@ package enum PasswordAuthenticationError: Error, Hashable, Sendable {
     case invalidRequest(field: String)
     case invalidCredentials
     case rateLimited(retryAfter: Int)
+    /// The password-hashing queue is full (`PASSWORD_HASH_QUEUE_LIMIT`); retry shortly.
+    case hashingBusy
     case unavailable
-    case internalFailure
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
 }
 
 /// Password sign-in: the first step of the migration (a conditional upgrade may follow).
+///
+/// Every attempt is counted in the database before the password is checked, atomically with
+/// the limit check, and un-counted only when it succeeds: however many guesses arrive at once,
+/// at most the limit are ever checked, and while limited even the right password is refused.
 package struct PasswordAuthenticationUseCase: Sendable {
     let accounts: any AccountRepository
     let sessions: any SessionRepository
@@ -18,11 +25,14 @@ package struct PasswordAuthenticationUseCase: Sendable {
     let issuer: SessionIssuer
     let policy: PasskeyPolicy
     let clock: any Clock
+    let gate: AttemptGate
 
     package init(
         accounts: any AccountRepository, sessions: any SessionRepository, rateLimits: any RateLimitRepository,
-        hasher: any PasswordHasher, issuer: SessionIssuer, policy: PasskeyPolicy, clock: any Clock
+        hasher: any PasswordHasher, issuer: SessionIssuer, policy: PasskeyPolicy, clock: any Clock,
+        gate: AttemptGate = AttemptGate()
     ) {
+        self.gate = gate
         self.accounts = accounts
         self.sessions = sessions
         self.rateLimits = rateLimits
@@ -39,42 +49,81 @@ package struct PasswordAuthenticationUseCase: Sendable {
         guard !password.isEmpty, password.utf8.count <= PasswordRules.maximumBytes else {
             throw .invalidRequest(field: "password")
         }
+        let decision = try await repository { () async throws(RepositoryError) -> AttemptDecision in
+            // Only the decision is serialised per email and address, never the password check.
+            let decided = try await gate.withKeys(["email:" + email.normalized, "address:" + clientAddress]) {
+                () async throws(RepositoryError) -> AttemptDecision in
+                try await rateLimits.beginAttempt(
+                    normalizedEmail: email.normalized, clientAddress: clientAddress, limits: policy.attemptLimits)
+            }
+            // More attempts on one key are already waiting than any limit could allow.
+            return decided ?? .limited(retryAfter: 1)
+        }
+        let attempt: AttemptID
+        switch decision {
+        case .limited(let retryAfter): throw .rateLimited(retryAfter: retryAfter)
+        case .allowed(let allowed): attempt = allowed
+        }
+        let found: PasswordAccount
+        let needsRehash: Bool
+        switch try await repository({ () async throws(RepositoryError) in try await check(password, of: email) }) {
+        case .wrong: throw .invalidCredentials  // the attempt stays counted
+        case .busy:
+            // Nothing was checked: the attempt is not the user's failure.
+            try await repository { () async throws(RepositoryError) in try await rateLimits.forgiveAttempt(attempt) }
+            throw .hashingBusy
+        case .verified(let account, let rehash):
+            found = account
+            needsRehash = rehash
+        }
+        return try await repository { () async throws(RepositoryError) -> IssuedSession in
+            try await rateLimits.forgiveAttempt(attempt)
+            let now = clock.now
+            if needsRehash, let upgraded = try? await hasher.hash(password) {
+                try await accounts.updatePasswordHash(
+                    accountID: found.account.id, from: found.credential.passwordHash, to: upgraded, at: now)
+            }
+            let (stored, issued) = issuer.make(for: found.account, method: .password, now: now)
+            try await sessions.createSession(stored)
+            return issued
+        }
+    }
+
+    /// Runs repository work, mapping its errors to this use case's.
+    private func repository<T>(_ body: () async throws(RepositoryError) -> T)
+        async throws(PasswordAuthenticationError) -> T
+    {
         do {
-            // While limited, even the right password is refused, so guessing gains nothing.
-            let failures = try await rateLimits.passwordFailures(
-                normalizedEmail: email.normalized, clientAddress: clientAddress, window: policy.passwordFailureWindow)
-            if failures.forEmail >= policy.passwordFailuresPerEmail
-                || failures.forAddress >= policy.passwordFailuresPerAddress
-            {
-                throw PasswordAuthenticationError.rateLimited(retryAfter: max(1, failures.retryAfter))
-            }
-            guard let found = try await accounts.passwordAccount(normalizedEmail: email.normalized) else {
-                await hasher.verifyAgainstDummy(password)
-                try await rateLimits.recordPasswordFailure(
-                    normalizedEmail: email.normalized, clientAddress: clientAddress)
-                throw PasswordAuthenticationError.invalidCredentials
-            }
-            switch await hasher.verify(password, against: found.credential.passwordHash) {
-            case .mismatch:
-                try await rateLimits.recordPasswordFailure(
-                    normalizedEmail: email.normalized, clientAddress: clientAddress)
-                throw PasswordAuthenticationError.invalidCredentials
-            case .match(let needsRehash):
-                let now = clock.now
-                if needsRehash, let upgraded = try? await hasher.hash(password) {
-                    try await accounts.updatePasswordHash(
-                        accountID: found.account.id, from: found.credential.passwordHash, to: upgraded, at: now)
-                }
-                let (stored, issued) = issuer.make(for: found.account, method: .password, now: now)
-                try await sessions.createSession(stored)
-                return issued
-            }
-        } catch let error as PasswordAuthenticationError {
-            throw error
-        } catch let error as RepositoryError {
-            throw error == .unavailable ? .unavailable : .internalFailure
+            return try await body()
         } catch {
-            throw .internalFailure
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+        }
+    }
+
+    private enum Verdict {
+        case verified(PasswordAccount, needsRehash: Bool)
+        case wrong
+        case busy
+    }
+
+    /// The password checked against the account's hash, or against a dummy for an unknown email
+    /// (same work, same answer).
+    private func check(_ password: String, of email: EmailAddress) async throws(RepositoryError) -> Verdict {
+        guard let found = try await accounts.passwordAccount(normalizedEmail: email.normalized) else {
+            do {
+                try await hasher.verifyAgainstDummy(password)
+            } catch {
+                return error == .busy ? .busy : .wrong
+            }
+            return .wrong
+        }
+        do {
+            switch try await hasher.verify(password, against: found.credential.passwordHash) {
+            case .mismatch: return .wrong
+            case .match(let needsRehash): return .verified(found, needsRehash: needsRehash)
+            }
+        } catch {
+            return error == .busy ? .busy : .wrong
         }
     }
 }

@@ -21,7 +21,8 @@ package enum PasswordImportError: Error, Hashable, Sendable {
     /// Two lines, or a line and an existing account, have the same email.
     case duplicateEmail(line: Int?)
     case unavailable
-    case internalFailure
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
 }
 
 /// `passkey-server import-passwords`: brings existing password users in, all or nothing.
@@ -70,7 +71,7 @@ package struct PasswordImportUseCase: Sendable {
             case .conflict(let constraint) where constraint == ConstraintName.normalizedEmail:
                 throw .duplicateEmail(line: nil)
             case .unavailable: throw .unavailable
-            case .conflict, .failure: throw .internalFailure
+            case .conflict, .failure: throw .internalFailure(cause: error.cause)
             }
         }
         return items.count

@@ -13,15 +13,16 @@ package struct SessionIssuer: Sendable {
         self.lifetime = lifetime
     }
 
-    /// The session to store and the session to return, for `account` at `now`.
-    package func make(for account: Account, method: AuthenticationMethod, now: Date)
-        -> (stored: AuthenticationSession, issued: IssuedSession)
-    {
+    /// The session to store and the session to return, for `account` at `now`; `credentialID`
+    /// is the passkey a `passkey` session signed in with.
+    package func make(
+        for account: Account, method: AuthenticationMethod, credentialID: CredentialID? = nil, now: Date,
+        lifetime: TimeInterval? = nil
+    ) -> (stored: AuthenticationSession, issued: IssuedSession) {
         let token = tokens.makeToken()
         let stored = AuthenticationSession(
             id: SessionID(random.uuid()), accountID: account.id, tokenDigest: token.digest, method: method,
-            createdAt: now,
-            expiresAt: now.addingTimeInterval(lifetime))
+            credentialID: credentialID, createdAt: now, expiresAt: now.addingTimeInterval(lifetime ?? self.lifetime))
         return (
             stored,
             IssuedSession(accessToken: token.token, expiresAt: stored.expiresAt, account: account, method: method)

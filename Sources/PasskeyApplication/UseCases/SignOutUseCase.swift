@@ -1,7 +1,8 @@
 /// Why signing out failed (the session was already authenticated by the caller).
 package enum SignOutError: Error, Hashable, Sendable {
     case unavailable
-    case internalFailure
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
 }
 
 /// Revokes the current session; its token stops working at once.
@@ -18,7 +19,7 @@ package struct SignOutUseCase: Sendable {
         do {
             _ = try await sessions.revokeSession(id: session.session.id, at: clock.now)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
         }
     }
 }

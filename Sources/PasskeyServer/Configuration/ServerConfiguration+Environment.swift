@@ -76,7 +76,22 @@ extension ServerConfiguration {
             passwordFailuresPerAddress: try reader.integer(
                 "RATE_LIMIT_PASSWORD_PER_ADDRESS", default: 50, range: 1...1_000_000),
             passwordFailureWindow: TimeInterval(
-                try reader.integer("RATE_LIMIT_WINDOW_SECONDS", default: 900, range: 1...86_400)))
+                try reader.integer("RATE_LIMIT_WINDOW_SECONDS", default: 900, range: 1...86_400)),
+            reauthenticationWindow: TimeInterval(
+                try reader.integer("REAUTHENTICATION_WINDOW_SECONDS", default: 600, range: 10...31_536_000)),
+            signupsPerAddress: try reader.integer(
+                "RATE_LIMIT_SIGNUPS_PER_ADDRESS", default: 20, range: 0...1_000_000))
+        let trustedProxies: [IPAddressRange]
+        switch ClientAddressResolver.parse(reader.list("TRUSTED_PROXIES", default: [])) {
+        case .success(let ranges): trustedProxies = ranges
+        case .failure(let invalid):
+            throw ConfigurationError(
+                variable: "TRUSTED_PROXIES", problem: "'\(invalid.entry)' is not an IP address or CIDR range")
+        }
+        let metricsToken = env["METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let metricsToken, metricsToken.utf8.count < 16 || metricsToken.utf8.count > 512 {
+            throw ConfigurationError(variable: "METRICS_TOKEN", problem: "must be 16 to 512 bytes long")
+        }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let logLevel = LogLevel(rawValue: reader.string("LOG_LEVEL", default: "info").lowercased())
         guard let logLevel else {
@@ -88,10 +103,18 @@ extension ServerConfiguration {
             relatedOrigins: relatedOrigins, attestationPolicy: attestationPolicy, trustAnchorsDirectory: anchors,
             enrollURL: env["PASSKEY_ENROLL_URL"].flatMap { $0.isEmpty ? nil : $0 },
             manageURL: env["PASSKEY_MANAGE_URL"].flatMap { $0.isEmpty ? nil : $0 },
-            trustedProxies: Set(reader.list("TRUSTED_PROXIES", default: [])),
+            trustedProxies: trustedProxies,
             corsAllowedOrigins: Set(reader.list("CORS_ALLOWED_ORIGINS", default: [])),
             databasePoolSize: try reader.integer("DATABASE_POOL_SIZE", default: 2 * cores, range: 1...1000),
-            logLevel: logLevel)
+            logLevel: logLevel,
+            passwordHashQueueLimit: try reader.integer("PASSWORD_HASH_QUEUE_LIMIT", default: 64, range: 1...100_000),
+            httpMaxConnections: try reader.integer("HTTP_MAX_CONNECTIONS", default: 1000, range: 1...100_000),
+            // Behind trusted proxies every connection comes from a proxy: off unless asked for.
+            httpMaxConnectionsPerAddress: try reader.integer(
+                "HTTP_MAX_CONNECTIONS_PER_ADDRESS", default: trustedProxies.isEmpty ? 64 : 0, range: 0...100_000),
+            httpRequestHeadTimeoutSeconds: try reader.integer(
+                "HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", default: 10, range: 1...3_600),
+            metricsToken: metricsToken)
     }
 
     /// `scheme://host[:port]` with nothing after it, or an Android key-hash facet.

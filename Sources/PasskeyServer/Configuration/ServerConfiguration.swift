@@ -17,10 +17,20 @@ struct ServerConfiguration: Sendable {
     var trustAnchorsDirectory: String?
     var enrollURL: String?
     var manageURL: String?
-    var trustedProxies: Set<String>
+    var trustedProxies: [IPAddressRange]
     var corsAllowedOrigins: Set<String>
     var databasePoolSize: Int
     var logLevel: LogLevel
+    /// Password hashes (and, separately, verifications) allowed to wait (`PASSWORD_HASH_QUEUE_LIMIT`).
+    var passwordHashQueueLimit: Int = 64
+    /// `HTTP_MAX_CONNECTIONS`.
+    var httpMaxConnections: Int = 1000
+    /// `HTTP_MAX_CONNECTIONS_PER_ADDRESS`; 0 = off (the default when `TRUSTED_PROXIES` is set).
+    var httpMaxConnectionsPerAddress: Int = 64
+    /// `HTTP_REQUEST_HEAD_TIMEOUT_SECONDS`.
+    var httpRequestHeadTimeoutSeconds: Int = 10
+    /// `METRICS_TOKEN`: when set, `/metrics` needs it as a bearer token.
+    var metricsToken: String?
 
     /// An Android app allowed to use the passkeys (`package.name@SHA256:FINGERPRINT`).
     struct AndroidApp: Sendable, Equatable {

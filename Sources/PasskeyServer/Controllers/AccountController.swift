@@ -12,7 +12,7 @@ struct AccountController: Sendable {
     let passwordRemoval: PasswordRemovalUseCase
 
     func account(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let session = try await support.authenticate(context)
             do throws(AccountManagementError) {
                 let summary = try await query.execute(session: session)
@@ -29,7 +29,7 @@ struct AccountController: Sendable {
     }
 
     func passkeys(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let session = try await support.authenticate(context)
             do throws(AccountManagementError) {
                 return support.json(200, try await list.execute(session: session).map(support.passkey))
@@ -40,7 +40,7 @@ struct AccountController: Sendable {
     }
 
     func renamePasskey(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let session = try await support.authenticate(context)
             let id = try credentialID(context)
             let body = try support.decode(PasskeyRenameRequestBody.self, context)
@@ -55,11 +55,11 @@ struct AccountController: Sendable {
     }
 
     func deletePasskey(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let session = try await support.authenticate(context)
-            let id = try credentialID(context)
             do throws(AccountManagementError) {
-                try await deletion.execute(session: session, credentialID: id)
+                // A malformed ID is a 404 from the use case, after its recent-sign-in check.
+                try await deletion.execute(session: session, credentialID: try? credentialID(context))
                 return support.noContent()
             } catch {
                 throw ProblemMapping.problem(error)
@@ -68,7 +68,7 @@ struct AccountController: Sendable {
     }
 
     func removePassword(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let session = try await support.authenticate(context)
             do throws(AccountManagementError) {
                 try await passwordRemoval.execute(session: session)

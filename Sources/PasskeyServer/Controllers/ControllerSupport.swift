@@ -67,16 +67,23 @@ struct ControllerSupport: Sendable {
             switch error {
             case .unauthorized: throw Problem.unauthorized
             case .unavailable: throw Problem.unavailable
-            case .internalFailure: throw Problem.internalFailure
+            case .internalFailure(let cause): throw Problem.internalFailure(cause: cause)
             }
         }
     }
 
-    /// Runs a controller body, turning a thrown problem into its response.
-    func respond(_ body: () async throws(Problem) -> HTTPResponse) async -> HTTPResponse {
+    /// Runs a controller body, turning a thrown problem into its response. A 500 is logged at
+    /// `error` with the request ID, the route and its cause; the client learns nothing more.
+    func respond(_ context: RequestContext, _ body: () async throws(Problem) -> HTTPResponse) async -> HTTPResponse {
         do {
             return try await body()
         } catch {
+            if error.status >= 500, let cause = error.cause {
+                logger.error([
+                    "event": "internal_error", "route": context.route, "request_id": context.requestID,
+                    "cause": cause,
+                ])
+            }
             return error.response
         }
     }
@@ -84,7 +91,7 @@ struct ControllerSupport: Sendable {
     func session(_ issued: IssuedSession) -> SessionResponseBody {
         SessionResponseBody(
             accessToken: issued.accessToken, expiresAt: issued.expiresAt, accountID: issued.account.id.description,
-            displayName: issued.account.displayName.value)
+            displayName: issued.account.displayName.value, method: issued.method.rawValue)
     }
 
     func passkey(_ credential: PasskeyCredential) -> PasskeyResponseBody {

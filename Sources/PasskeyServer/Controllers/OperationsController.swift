@@ -1,6 +1,8 @@
 internal import Foundation
 internal import PasskeyApplication
 internal import PasskeyHTTP
+internal import PasskeyOpenSSL
+internal import PasskeyPasswordHashing
 
 /// Health, readiness, metrics, the well-known documents and the OpenAPI description.
 struct OperationsController: Sendable {
@@ -9,6 +11,10 @@ struct OperationsController: Sendable {
     let wellKnown: WellKnownDocuments
     /// The OpenAPI document as kept in the repository (`openapi.json`); nil when not found.
     let openAPI: [UInt8]?
+    /// SHA-256 of `METRICS_TOKEN`; nil when `/metrics` is open.
+    var metricsTokenDigest: [UInt8]?
+    /// The password-hashing queue, shown as gauges in `/metrics`.
+    var passwordHashing: (@Sendable () -> BlockingWorkPool.Metrics)?
 
     func health(_ context: RequestContext) async -> HTTPResponse {
         HTTPResponse(status: 200, contentType: "application/json", body: Array(#"{"status":"ok"}"#.utf8))
@@ -25,8 +31,33 @@ struct OperationsController: Sendable {
     }
 
     func metrics(_ context: RequestContext) async -> HTTPResponse {
-        HTTPResponse(
-            status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.render().utf8))
+        if let expected = metricsTokenDigest {
+            // Digests of equal length compared in constant time: neither the token nor its
+            // length leaks through timing.
+            let presented = context.request.header("authorization").flatMap(Self.bearerToken) ?? ""
+            guard ConstantTime.equals(Digest.sha256(Array(presented.utf8)), expected) else {
+                return Problem.unauthorized.response
+            }
+        }
+        var text = metrics.render()
+        if let load = passwordHashing?() {
+            text += "# HELP passkey_password_hash_queue Password hashing: jobs running and waiting.\n"
+            text += "# TYPE passkey_password_hash_queue gauge\n"
+            text += "passkey_password_hash_queue{state=\"running\"} \(load.running)\n"
+            text += "passkey_password_hash_queue{state=\"waiting\"} \(load.waiting)\n"
+            text += "# HELP passkey_password_hash_refused_total Password hashing refused because the queue was full.\n"
+            text += "# TYPE passkey_password_hash_refused_total counter\n"
+            text += "passkey_password_hash_refused_total \(load.refused)\n"
+        }
+        return HTTPResponse(
+            status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8))
+    }
+
+    /// The token of `Bearer TOKEN` (scheme case-insensitive).
+    static func bearerToken(_ header: String) -> String? {
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1])
     }
 
     func appleAppSiteAssociation(_ context: RequestContext) async -> HTTPResponse {

@@ -11,14 +11,14 @@ struct PasskeyAccountRegistrationController: Sendable {
     private static let ceremony = "PasskeyAccountRegistration"
 
     func start(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let body =
                 context.request.body.isEmpty
                 ? AccountRegistrationStartRequestBody(email: nil, displayName: nil)
                 : try support.decode(AccountRegistrationStartRequestBody.self, context)
             do throws(PasskeyAccountRegistrationStartError) {
                 let started = try await start.execute(
-                    email: body.email, displayName: body.displayName, clientAddress: context.clientAddress)
+                    email: body.email, displayName: body.displayName, clientAddress: context.rateLimitKey)
                 support.logger.ceremony(
                     Self.ceremony, step: "accountRegistration.start", event: "succeeded", requestID: context.requestID)
                 let options = started.options
@@ -36,7 +36,7 @@ struct PasskeyAccountRegistrationController: Sendable {
     }
 
     func finish(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let body = try support.decode(RegistrationFinishRequestBody.self, context)
             let registrationID = RegistrationID(try support.uuid(body.registrationID, field: "registrationID"))
             let email = try support.required(body.email, field: "email")

@@ -11,9 +11,9 @@ struct PasskeyAuthenticationController: Sendable {
     private static let ceremony = "PasskeyAuthentication"
 
     func start(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             do throws(PasskeyAuthenticationStartError) {
-                let started = try await start.execute(clientAddress: context.clientAddress)
+                let started = try await start.execute(clientAddress: context.rateLimitKey)
                 let options = started.options
                 return support.json(
                     200,
@@ -28,7 +28,7 @@ struct PasskeyAuthenticationController: Sendable {
     }
 
     func finish(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let body = try support.decode(AuthenticationFinishRequestBody.self, context)
             let challengeID = ChallengeID(try support.uuid(body.challengeID, field: "challengeID"))
             let response = try parse(body)

@@ -12,7 +12,7 @@ struct PasskeyRegistrationController: Sendable {
     private static let ceremony = "PasskeyRegistration"
 
     func start(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let session = try await support.authenticate(context)
             let body =
                 context.request.body.isEmpty
@@ -26,7 +26,7 @@ struct PasskeyRegistrationController: Sendable {
             }
             do throws(PasskeyRegistrationStartError) {
                 let started = try await start.execute(
-                    session: session, mode: mode, clientAddress: context.clientAddress)
+                    session: session, mode: mode, clientAddress: context.rateLimitKey)
                 support.logger.ceremony(
                     Self.ceremony, step: "registration.start", event: "succeeded", requestID: context.requestID)
                 let options = started.options
@@ -43,6 +43,7 @@ struct PasskeyRegistrationController: Sendable {
                 let reason: String =
                     switch error {
                     case .conditionalNotAllowed: "conditionalNotAllowed"
+                    case .reauthenticationRequired: "reauthenticationRequired"
                     case .rateLimited: "rateLimited"
                     case .unavailable: "databaseUnavailable"
                     case .internalFailure: "internal"
@@ -56,7 +57,7 @@ struct PasskeyRegistrationController: Sendable {
     }
 
     func finish(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let session = try await support.authenticate(context)
             let body = try support.decode(RegistrationFinishRequestBody.self, context)
             let challengeID = ChallengeID(try support.uuid(body.challengeID, field: "challengeID"))

@@ -9,11 +9,12 @@ struct PasswordController: Sendable {
     let signOut: SignOutUseCase
 
     func createAccount(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let body = try support.decode(PasswordAccountRequestBody.self, context)
             do throws(PasswordAccountRegistrationError) {
                 let account = try await registration.execute(
-                    email: body.email, displayName: body.displayName, password: body.password)
+                    email: body.email, displayName: body.displayName, password: body.password,
+                    clientAddress: context.rateLimitKey)
                 return support.json(
                     201,
                     AccountCreatedResponseBody(
@@ -25,11 +26,11 @@ struct PasswordController: Sendable {
     }
 
     func signIn(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let body = try support.decode(PasswordSessionRequestBody.self, context)
             do throws(PasswordAuthenticationError) {
                 let issued = try await authentication.execute(
-                    email: body.email, password: body.password, clientAddress: context.clientAddress)
+                    email: body.email, password: body.password, clientAddress: context.rateLimitKey)
                 support.logger.ceremony(
                     "PasswordAuthentication", step: "password.verify", event: "succeeded", requestID: context.requestID)
                 support.metrics.recordCeremony("password_authentication", outcome: "succeeded")
@@ -39,6 +40,7 @@ struct PasswordController: Sendable {
                 switch error {
                 case .invalidCredentials: reason = "invalidCredentials"
                 case .rateLimited: reason = "rateLimited"
+                case .hashingBusy: reason = "hashingBusy"
                 case .invalidRequest: reason = "invalidRequest"
                 case .unavailable: reason = "databaseUnavailable"
                 case .internalFailure: reason = "internal"
@@ -53,7 +55,7 @@ struct PasswordController: Sendable {
     }
 
     func signOut(_ context: RequestContext) async -> HTTPResponse {
-        await support.respond { () throws(Problem) -> HTTPResponse in
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let session = try await support.authenticate(context)
             do throws(SignOutError) {
                 try await signOut.execute(session: session)

@@ -9,6 +9,8 @@ struct Problem: Error, Sendable {
     /// Registration verification failures only.
     var reason: String?
     var headers: [(name: String, value: String)] = []
+    /// Why a 500 happened, for the operator's log (with the request ID); never sent.
+    var cause: String?
 
     init(
         status: Int, code: String, detail: String, reason: String? = nil, headers: [(name: String, value: String)] = []
@@ -28,7 +30,17 @@ struct Problem: Error, Sendable {
     static let unavailable = Problem(
         status: 503, code: "service-unavailable", detail: "The database is unavailable; try again shortly.",
         headers: [("Retry-After", "1")])
-    static let internalFailure = Problem(status: 500, code: "internal", detail: "Internal error.")
+    static func internalFailure(cause: String) -> Problem {
+        var problem = Problem(status: 500, code: "internal", detail: "Internal error.")
+        problem.cause = cause
+        return problem
+    }
+    static let hashingBusy = Problem(
+        status: 503, code: "service-unavailable", detail: "Too many password checks are waiting; try again shortly.",
+        headers: [("Retry-After", "1")])
+    static let reauthenticationRequired = Problem(
+        status: 403, code: "reauthentication-required",
+        detail: "This change needs a recent sign-in; sign in again and retry.")
     static let payloadTooLarge = Problem(
         status: 413, code: "payload-too-large", detail: "Request bodies are limited to 65536 bytes.")
 
@@ -36,6 +48,20 @@ struct Problem: Error, Sendable {
         Problem(
             status: 429, code: "rate-limited", detail: "Too many requests; retry later.",
             headers: [("Retry-After", String(max(1, retryAfter)))])
+    }
+
+    /// What the HTTP layer answers by itself (ambiguous or malformed request, head or body too
+    /// large, shutting down), with the contract's codes.
+    static func httpLayer(status: Int) -> Problem {
+        switch status {
+        case 413: payloadTooLarge
+        case 431: Problem(status: 431, code: "invalid-request", detail: "The request head is too large.")
+        case 503:
+            Problem(
+                status: 503, code: "service-unavailable", detail: "The server is shutting down.",
+                headers: [("Connection", "close")])
+        default: Problem(status: status, code: "invalid-request", detail: "The request is malformed or ambiguous.")
+        }
     }
 
     static func methodNotAllowed(allow: [String]) -> Problem {
@@ -54,6 +80,7 @@ struct Problem: Error, Sendable {
         case 405: "Method Not Allowed"
         case 409: "Conflict"
         case 413: "Content Too Large"
+        case 431: "Request Header Fields Too Large"
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"

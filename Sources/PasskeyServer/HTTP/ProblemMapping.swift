@@ -11,8 +11,10 @@ enum ProblemMapping {
                 status: 400, code: "weak-password", detail: "Passwords need at least 8 characters (at most 1024 bytes)."
             )
         case .emailTaken: Problem(status: 409, code: "email-taken", detail: "An account with this email exists.")
+        case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
+        case .hashingBusy: .hashingBusy
         case .unavailable: .unavailable
-        case .internalFailure: .internalFailure
+        case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
 
@@ -22,15 +24,16 @@ enum ProblemMapping {
         case .invalidCredentials:
             Problem(status: 401, code: "invalid-credentials", detail: "The email or password is not right.")
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
+        case .hashingBusy: .hashingBusy
         case .unavailable: .unavailable
-        case .internalFailure: .internalFailure
+        case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
 
     static func problem(_ error: SignOutError) -> Problem {
         switch error {
         case .unavailable: .unavailable
-        case .internalFailure: .internalFailure
+        case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
 
@@ -40,9 +43,10 @@ enum ProblemMapping {
             Problem(
                 status: 403, code: "conditional-not-allowed",
                 detail: "Conditional registration needs a recent password sign-in.")
+        case .reauthenticationRequired: .reauthenticationRequired
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .unavailable: .unavailable
-        case .internalFailure: .internalFailure
+        case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
 
@@ -53,7 +57,7 @@ enum ProblemMapping {
         case .verificationFailed(let failure): verificationFailed(failure)
         case .credentialExists: credentialExists
         case .unavailable: .unavailable
-        case .internalFailure: .internalFailure
+        case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
 
@@ -62,7 +66,7 @@ enum ProblemMapping {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .unavailable: .unavailable
-        case .internalFailure: .internalFailure
+        case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
 
@@ -81,7 +85,7 @@ enum ProblemMapping {
         case .emailTaken: Problem(status: 409, code: "email-taken", detail: "An account with this email exists.")
         case .credentialExists: credentialExists
         case .unavailable: .unavailable
-        case .internalFailure: .internalFailure
+        case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
 
@@ -89,7 +93,7 @@ enum ProblemMapping {
         switch error {
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .unavailable: .unavailable
-        case .internalFailure: .internalFailure
+        case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
 
@@ -103,13 +107,14 @@ enum ProblemMapping {
             // The reason is logged, never told: it would help an attacker.
             Problem(status: 401, code: "authentication-failed", detail: "The passkey sign-in could not be verified.")
         case .unavailable: .unavailable
-        case .internalFailure: .internalFailure
+        case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
 
     static func problem(_ error: AccountManagementError) -> Problem {
         switch error {
         case .notFound: .notFound
+        case .reauthenticationRequired: .reauthenticationRequired
         case .lastCredential:
             Problem(
                 status: 409, code: "last-credential",
@@ -119,7 +124,7 @@ enum ProblemMapping {
                 status: 409, code: "passkey-not-yet-used",
                 detail: "Sign in with a passkey once before removing the password.")
         case .unavailable: .unavailable
-        case .internalFailure: .internalFailure
+        case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
 

@@ -1,10 +1,16 @@
 internal import PasskeyHTTP
 
-/// What a handler receives: the request, its ID, the client address, and path parameters.
+/// What a handler receives: the request, its ID, the client address, the matched route and
+/// path parameters.
 struct RequestContext: Sendable {
     let request: HTTPRequest
     let requestID: String
+    /// The client as `ClientAddressResolver` found it (for logs).
     let clientAddress: String
+    /// What per-address limits count: the address, or its /64 for IPv6.
+    let rateLimitKey: String
+    /// The route pattern, e.g. `/v1/passkeys/{credentialID}`.
+    var route: String = "unmatched"
     var pathParameters: [String] = []
 }
 

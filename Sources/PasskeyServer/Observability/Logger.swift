@@ -1,10 +1,17 @@
 internal import Foundation
 internal import Synchronization
 
-/// One logfmt line per event on standard error. Values are quoted when needed; callers never
-/// pass secrets (passwords, tokens, challenges, keys), only codes, IDs and reasons.
+/// One logfmt line per event on standard error (or another sink). Values are quoted when
+/// needed; callers never pass secrets (passwords, tokens, challenges, keys), only codes, IDs,
+/// reasons and causes.
 struct Logger: Sendable {
     let level: LogLevel
+    /// Where finished lines go; standard error unless a test captures them.
+    var sink: @Sendable (String) -> Void = Logger.standardError
+
+    @Sendable static func standardError(_ line: String) {
+        FileHandle.standardError.write(Data(line.utf8))
+    }
 
     func log(_ level: LogLevel, _ fields: KeyValuePairs<String, String>) {
         guard level >= self.level else { return }
@@ -13,7 +20,7 @@ struct Logger: Sendable {
             line += " \(key)=\(Self.quoted(value))"
         }
         line += "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        sink(line)
     }
 
     func info(_ fields: KeyValuePairs<String, String>) { log(.info, fields) }
@@ -31,7 +38,7 @@ struct Logger: Sendable {
             "time=\(WireJSON.timestamp(Date())) level=\(level.rawValue) [\(ceremony)] step=\(step) event=\(event)"
         if let reason { line += " reason=\(Self.quoted(reason))" }
         line += " request_id=\(requestID)\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        sink(line)
     }
 
     static func quoted(_ value: String) -> String {

@@ -7,6 +7,8 @@ struct SessionResponseBody: Encodable {
     let expiresAt: Date
     let accountID: String
     let displayName: String
+    /// `password`, `passkey` or `recovery`: how this session signed in (spec v2).
+    let method: String
 }
 
 /// `POST /v1/accounts` → 201.

@@ -38,7 +38,7 @@ import Testing
             #expect(served.map(\.status) == [200])
             let (lasted, cut) = await trickled
             #expect(cut, "the slow head was never cut (lasted \(lasted))")
-            #expect(lasted < .seconds(2 + 6), "cut only after \(lasted)")
+            #expect(lasted < .seconds(2 + 20), "cut only after \(lasted)")
             #expect(server.log.all.map(\.path) == ["/served"])
         }
     }
@@ -60,7 +60,7 @@ import Testing
             #expect(served.map(\.status) == [200])
             // The slow ones are closed after the deadline, and the address is served again.
             for connection in slow {
-                let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(2 + 8))
+                let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(2 + 25))
                 #expect(closed && bytes.isEmpty)
             }
             let (again, _) = try await RawHTTPClient(port: server.port, source: "127.0.0.1")
@@ -75,21 +75,23 @@ import Testing
             let connection = try await RawConnection.open(server.client)
             try await connection.send(Array("GET /first HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
             let start = ContinuousClock.now
-            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(2 + 8))
+            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(2 + 25))
             #expect(RawHTTPClient.responses(in: bytes).map(\.status) == [200])
             #expect(closed)
-            #expect(ContinuousClock.now - start < .seconds(2 + 8))
+            #expect(ContinuousClock.now - start < .seconds(2 + 25))
         }
     }
 
     @Test func headThatArrivesInTimeIsServedEvenWithASlowStart() async throws {
-        let configure: (inout HTTPServer.Configuration) -> Void = { $0.requestHeadTimeoutSeconds = 5 }
+        // A deadline far above the pause: only a broken deadline (measured from the wrong moment,
+        // or moved by nothing) can cut this head, however loaded the machine is.
+        let configure: (inout HTTPServer.Configuration) -> Void = { $0.requestHeadTimeoutSeconds = 30 }
         try await TestServer.with(configure: configure) { server in
             let connection = try await RawConnection.open(server.client)
             try await connection.send(Array("GET /ok HTTP/1.1\r\n".utf8))
             try await Task.sleep(for: .milliseconds(500))
             try await connection.send(Array("Host: t\r\nConnection: close\r\n\r\n".utf8))
-            let (bytes, _) = await connection.readUntilClosed(timeout: .seconds(20))
+            let (bytes, _) = await connection.readUntilClosed(timeout: .seconds(60))
             #expect(RawHTTPClient.responses(in: bytes).map(\.status) == [200])
         }
     }

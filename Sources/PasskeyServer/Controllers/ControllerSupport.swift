@@ -54,13 +54,7 @@ struct ControllerSupport: Sendable {
 
     /// The live session behind `Authorization: Bearer …`.
     func authenticate(_ context: RequestContext) async throws(Problem) -> ActiveSession {
-        var token: String?
-        if let header = context.request.header("authorization") {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" {
-                token = parts[1].trimmingCharacters(in: .whitespaces)
-            }
-        }
+        let token = AuthorizationHeader.bearerToken(context.request.header("authorization"))
         do {
             return try await bearer.execute(token: token)
         } catch {

@@ -34,7 +34,7 @@ struct OperationsController: Sendable {
         if let expected = metricsTokenDigest {
             // Digests of equal length compared in constant time: neither the token nor its
             // length leaks through timing.
-            let presented = context.request.header("authorization").flatMap(Self.bearerToken) ?? ""
+            let presented = AuthorizationHeader.bearerToken(context.request.header("authorization")) ?? ""
             guard ConstantTime.equals(Digest.sha256(Array(presented.utf8)), expected) else {
                 return Problem.unauthorized.response
             }
@@ -51,13 +51,6 @@ struct OperationsController: Sendable {
         }
         return HTTPResponse(
             status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8))
-    }
-
-    /// The token of `Bearer TOKEN` (scheme case-insensitive).
-    static func bearerToken(_ header: String) -> String? {
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1])
     }
 
     func appleAppSiteAssociation(_ context: RequestContext) async -> HTTPResponse {

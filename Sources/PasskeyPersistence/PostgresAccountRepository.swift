@@ -84,7 +84,9 @@ package struct PostgresAccountRepository: AccountRepository {
             let result = try connection.query(
                 """
                 SELECT a.id, a.display_name, a.created_at, e.email,
-                       EXISTS (SELECT 1 FROM password_credentials p WHERE p.account_id = a.id)
+                       EXISTS (SELECT 1 FROM password_credentials p WHERE p.account_id = a.id),
+                       (SELECT count(*) FROM recovery_codes r
+                        WHERE r.account_id = a.id AND r.source = 'user' AND r.used_at IS NULL)
                 FROM accounts a JOIN account_emails e ON e.account_id = a.id
                 WHERE a.id = \(id.uuid)
                 """)
@@ -94,7 +96,28 @@ package struct PostgresAccountRepository: AccountRepository {
             }
             let passkeys = try PostgresPasskeyCredentialRepository.credentials(accountID: id, on: connection)
             return AccountSummary(
-                account: try AccountRow.decode(row), email: email, hasPassword: try row.bool(4), passkeys: passkeys)
+                account: try AccountRow.decode(row), email: email, hasPassword: try row.bool(4), passkeys: passkeys,
+                recoveryCodesRemaining: try row.int(5))
+        }
+    }
+
+    package func deleteAccount(id: AccountID) async throws(RepositoryError) -> Bool {
+        try await pool.runTransaction { connection throws(PostgresError) in
+            // Lock the account first, so a concurrent sign-in or registration waits or fails.
+            let email = try connection.query(
+                """
+                SELECT e.normalized_email FROM accounts a JOIN account_emails e ON e.account_id = a.id
+                WHERE a.id = \(id.uuid) FOR UPDATE OF a
+                """)
+            guard let row = email.first else { return false }
+            let normalizedEmail = try row.string(0)
+            // Not referenced by foreign key: the completed passkey-account registration (it holds
+            // the email and display name) and the attempts counted against the email.
+            try connection.query("DELETE FROM passkey_account_registrations WHERE prospective_account_id = \(id.uuid)")
+            try connection.query("DELETE FROM password_failures WHERE normalized_email = \(normalizedEmail)")
+            // Everything else goes by ON DELETE CASCADE: email, password, passkeys, sessions,
+            // recovery codes, registration challenges.
+            return try connection.query("DELETE FROM accounts WHERE id = \(id.uuid)").affectedRows == 1
         }
     }
 
@@ -108,10 +131,14 @@ package struct PostgresAccountRepository: AccountRepository {
                 """
                 SELECT EXISTS (SELECT 1 FROM password_credentials WHERE account_id = \(accountID.uuid)),
                        EXISTS (SELECT 1 FROM passkey_credentials
-                               WHERE account_id = \(accountID.uuid) AND last_used_at IS NOT NULL)
+                               WHERE account_id = \(accountID.uuid) AND last_used_at IS NOT NULL),
+                       EXISTS (SELECT 1 FROM recovery_codes
+                               WHERE account_id = \(accountID.uuid) AND source = 'user' AND used_at IS NULL)
                 """)
             guard let row = state.first, try row.bool(0) else { return .noPassword }
             guard try row.bool(1) else { return .noPasskeyUsedYet }
+            // Only the user's own set: a support code cannot be used to drop a password.
+            guard try row.bool(2) else { return .noRecoverySetUp }
             try connection.query("DELETE FROM password_credentials WHERE account_id = \(accountID.uuid)")
             // A password that is gone no longer keeps anyone signed in, except the caller.
             try connection.query(

@@ -1,7 +1,8 @@
 package import PasskeyApplication
 package import PasskeyLibpq
 
-/// Sweeping expired rows (ceremonies, sessions, old rate-limit rows), and the readiness check.
+/// Sweeping expired rows (ceremonies, sessions, used or expired recovery codes, old rate-limit
+/// rows), and the readiness check.
 package struct PostgresMaintenanceRepository: MaintenanceRepository {
     let pool: PostgresConnectionPool
     let migrations: MigrationRunner
@@ -55,6 +56,19 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
             """
             DELETE FROM authentication_sessions WHERE id IN (
                 SELECT id FROM authentication_sessions WHERE expires_at <= now() LIMIT \(n))
+            """
+        },
+        { n, _ in
+            // Used codes, and operator codes past their 24 hours.
+            """
+            DELETE FROM recovery_codes WHERE id IN (
+                SELECT id FROM recovery_codes WHERE used_at IS NOT NULL LIMIT \(n))
+            """
+        },
+        { n, _ in
+            """
+            DELETE FROM recovery_codes WHERE id IN (
+                SELECT id FROM recovery_codes WHERE expires_at <= now() LIMIT \(n))
             """
         },
         { n, window in

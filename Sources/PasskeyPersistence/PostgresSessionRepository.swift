@@ -54,6 +54,55 @@ package struct PostgresSessionRepository: SessionRepository {
         }
     }
 
+    package func activeSessions(accountID: AccountID, now: Date) async throws(RepositoryError)
+        -> [AuthenticationSession]
+    {
+        try await pool.run { connection throws(PostgresError) in
+            let result = try connection.query(
+                """
+                SELECT id, token_digest, method, credential_id, created_at, expires_at
+                FROM authentication_sessions
+                WHERE account_id = \(accountID.uuid) AND revoked_at IS NULL AND expires_at > \(now)
+                ORDER BY created_at DESC, id
+                LIMIT 1000
+                """)
+            return try result.rows.map { row throws(PostgresError) in
+                guard let method = AuthenticationMethod(rawValue: try row.string(2)) else {
+                    throw PostgresError(kind: .decoding, diagnostic: "unknown session method")
+                }
+                return AuthenticationSession(
+                    id: SessionID(try row.uuid(0)), accountID: accountID, tokenDigest: try row.bytes(1), method: method,
+                    credentialID: try row.optionalBytes(3).flatMap(CredentialID.init(bytes:)),
+                    createdAt: try row.date(4), expiresAt: try row.date(5))
+            }
+        }
+    }
+
+    package func revokeSession(id: SessionID, accountID: AccountID, now: Date) async throws(RepositoryError) -> Bool {
+        try await pool.run { connection throws(PostgresError) in
+            try connection.query(
+                """
+                UPDATE authentication_sessions SET revoked_at = \(now)
+                WHERE id = \(id.uuid) AND account_id = \(accountID.uuid) AND revoked_at IS NULL AND expires_at > \(now)
+                """
+            ).affectedRows == 1
+        }
+    }
+
+    package func revokeOtherSessions(accountID: AccountID, keeping: SessionID, now: Date)
+        async throws(RepositoryError) -> Int
+    {
+        try await pool.run { connection throws(PostgresError) in
+            try connection.query(
+                """
+                UPDATE authentication_sessions SET revoked_at = \(now)
+                WHERE account_id = \(accountID.uuid) AND id <> \(keeping.uuid) AND revoked_at IS NULL
+                  AND expires_at > \(now)
+                """
+            ).affectedRows
+        }
+    }
+
     package func recordAssertion(
         credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32, backupState: Bool,
         usedAt: Date, session: AuthenticationSession

@@ -4,7 +4,7 @@ internal import PasskeyLibpq
 internal import PasskeyPersistence
 
 /// Entry point of the `passkey-server` executable: `serve` (default), `migrate`, `sweep`,
-/// `import-passwords FILE`, `verify-response FILE…`, each with `--help`.
+/// `recovery-code EMAIL`, `import-passwords FILE`, `verify-response FILE…`, each with `--help`.
 package enum PasskeyCommandLine {
     package static func main() async {
         let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
@@ -18,6 +18,7 @@ package enum PasskeyCommandLine {
           serve                     run the HTTP server (the default)
           migrate                   apply pending database migrations and exit
           sweep                     delete expired challenges, registrations and sessions once
+          recovery-code EMAIL       issue one single-use recovery code (support desk), print it on stdout
           import-passwords FILE     import password users from JSON lines, all or nothing
           verify-response FILE...   verify captured WebAuthn ceremonies offline
 
@@ -49,6 +50,8 @@ package enum PasskeyCommandLine {
                 return 0
             }
             return await MaintenanceCommands.sweep(environment: environment)
+        case "recovery-code":
+            return await RecoveryCodeCommand.run(arguments: rest, environment: environment)
         case "import-passwords":
             return await ImportPasswordsCommand.run(arguments: rest, environment: environment)
         case "verify-response":

@@ -37,6 +37,8 @@ final class PasskeyServerApp: Sendable {
         let registrations = PostgresAccountRegistrationRepository(pool: pool)
         let sessions = PostgresSessionRepository(pool: pool)
         let rateLimits = PostgresRateLimitRepository(pool: pool)
+        let recoveryCodes = PostgresRecoveryCodeRepository(pool: pool)
+        let digester = OpenSSLSecretDigester()
         let maintenance = PostgresMaintenanceRepository(
             pool: pool, migrations: migrations, passwordFailureWindow: Int(policy.passwordFailureWindow))
         let verifier: WebAuthnCredentialVerifier
@@ -58,6 +60,8 @@ final class PasskeyServerApp: Sendable {
         let limiter = AddressRateLimiter(
             repository: rateLimits, limitPerMinute: policy.startsPerMinute, signupLimit: policy.signupsPerAddress,
             signupWindowSeconds: Int(policy.passwordFailureWindow))
+        // One gate for every kind of attempt: passwords and recovery codes share their limits.
+        let gate = AttemptGate()
         let support = ControllerSupport(
             bearer: BearerAuthenticationUseCase(sessions: sessions, tokens: tokens, clock: clock), logger: logger,
             metrics: metrics)
@@ -68,7 +72,7 @@ final class PasskeyServerApp: Sendable {
                 accounts: accounts, hasher: hasher, limiter: limiter, clock: clock),
             authentication: PasswordAuthenticationUseCase(
                 accounts: accounts, sessions: sessions, rateLimits: rateLimits, hasher: hasher, issuer: issuer,
-                policy: policy, clock: clock),
+                policy: policy, clock: clock, gate: gate),
             signOut: SignOutUseCase(sessions: sessions, clock: clock))
         let registration = PasskeyRegistrationController(
             support: support,
@@ -97,7 +101,19 @@ final class PasskeyServerApp: Sendable {
             support: support, query: AccountQueryUseCase(accounts: accounts),
             list: PasskeyListUseCase(passkeys: passkeys), rename: PasskeyRenameUseCase(passkeys: passkeys),
             deletion: PasskeyDeletionUseCase(passkeys: passkeys, policy: policy, clock: clock),
-            passwordRemoval: PasswordRemovalUseCase(accounts: accounts, policy: policy, clock: clock))
+            passwordRemoval: PasswordRemovalUseCase(accounts: accounts, policy: policy, clock: clock),
+            accountDeletion: AccountDeletionUseCase(accounts: accounts, policy: policy, clock: clock))
+        let recovery = RecoveryController(
+            support: support,
+            creation: RecoveryCodeSetCreationUseCase(
+                recoveryCodes: recoveryCodes, random: random, digester: digester, policy: policy, clock: clock),
+            signIn: RecoverySignInUseCase(
+                recoveryCodes: recoveryCodes, rateLimits: rateLimits, digester: digester, issuer: issuer,
+                policy: policy,
+                clock: clock, gate: gate))
+        let sessionManagement = SessionController(
+            support: support, list: SessionListUseCase(sessions: sessions, clock: clock),
+            end: SessionEndUseCase(sessions: sessions, clock: clock))
         let operations = OperationsController(
             maintenance: maintenance, metrics: metrics, wellKnown: WellKnownDocuments(configuration: configuration),
             openAPI: openAPI, metricsTokenDigest: configuration.metricsToken.map { Digest.sha256(Array($0.utf8)) },
@@ -114,7 +130,13 @@ final class PasskeyServerApp: Sendable {
         router.add("POST", "/v1/passkeys/authentications", authentication.start)
         router.add("POST", "/v1/passkeys/authentications/finish", authentication.finish)
         router.add("GET", "/v1/account", account.account)
+        router.add("DELETE", "/v1/account", account.deleteAccount)
         router.add("DELETE", "/v1/account/password", account.removePassword)
+        router.add("POST", "/v1/account/recovery-codes", recovery.createCodes)
+        router.add("POST", "/v1/recovery/sessions", recovery.signIn)
+        router.add("GET", "/v1/account/sessions", sessionManagement.sessions)
+        router.add("DELETE", "/v1/account/sessions", sessionManagement.endOtherSessions)
+        router.add("DELETE", "/v1/account/sessions/{sessionID}", sessionManagement.endSession)
         router.add("GET", "/v1/passkeys", account.passkeys)
         router.add("PATCH", "/v1/passkeys/{credentialID}", account.renamePasskey)
         router.add("DELETE", "/v1/passkeys/{credentialID}", account.deletePasskey)

@@ -11,25 +11,31 @@ package enum ChildProcess {
     }
 
     /// Runs `arguments[0]` (a path) with the given arguments; stdout and stderr go to `logFile`
-    /// (or /dev/null). Throws unless it exits 0.
-    package static func run(_ arguments: [String], logFile: String = "/dev/null", environment: [String: String]? = nil)
-        throws
-    {
-        let child = try start(arguments, logFile: logFile, environment: environment)
+    /// (or /dev/null), stderr to `errorFile` instead when one is given. Throws unless it exits 0.
+    package static func run(
+        _ arguments: [String], logFile: String = "/dev/null", errorFile: String? = nil,
+        environment: [String: String]? = nil
+    ) throws {
+        let child = try start(arguments, logFile: logFile, errorFile: errorFile, environment: environment)
         let code = child.wait()
         guard code == 0 else { throw Failure(command: arguments, status: code) }
     }
 
-    /// Starts `arguments[0]` without waiting; stdout and stderr go to `logFile`.
-    package static func start(_ arguments: [String], logFile: String, environment: [String: String]? = nil) throws
-        -> Running
-    {
+    /// Starts `arguments[0]` without waiting; stdout and stderr go to `logFile` (stderr to
+    /// `errorFile` when one is given).
+    package static func start(
+        _ arguments: [String], logFile: String, errorFile: String? = nil, environment: [String: String]? = nil
+    ) throws -> Running {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, logFile, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let errorFile {
+            posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = env.map { strdup($0) } + [nil]

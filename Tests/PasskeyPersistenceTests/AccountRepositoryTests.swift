@@ -76,6 +76,10 @@ import Testing
                     == .noPasskeyUsedYet)
             try await repos.passkeys.addCredential(DomainFixtures.passkey(accountID: account.id, lastUsedAt: Date()))
             #expect(
+                try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID())
+                    == .noRecoverySetUp)
+            try await repos.addUserRecoveryCode(accountID: account.id)
+            #expect(
                 try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID()) == .removed)
             #expect(
                 try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID())

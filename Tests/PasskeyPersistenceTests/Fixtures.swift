@@ -13,6 +13,7 @@ struct Repositories {
     var challenges: PostgresChallengeRepository { PostgresChallengeRepository(pool: pool) }
     var registrations: PostgresAccountRegistrationRepository { PostgresAccountRegistrationRepository(pool: pool) }
     var sessions: PostgresSessionRepository { PostgresSessionRepository(pool: pool) }
+    var recoveryCodes: PostgresRecoveryCodeRepository { PostgresRecoveryCodeRepository(pool: pool) }
 
     /// A password account with a fresh email; returns the account.
     func passwordAccount(email: String? = nil) async throws -> Account {
@@ -31,5 +32,13 @@ struct Repositories {
         try await pool.withConnection { connection throws(PostgresError) in
             try connection.query(query).first?.int(0) ?? -1
         }
+    }
+
+    /// Gives the account one unused code of its own recovery set (the password-removal precondition).
+    func addUserRecoveryCode(accountID: AccountID) async throws {
+        let code = StoredRecoveryCode(
+            id: UUID(), accountID: accountID, digest: (0..<32).map { _ in UInt8.random(in: 0...255) }, source: .user,
+            createdAt: Date(), expiresAt: nil)
+        _ = try await recoveryCodes.replaceCodes(accountID: accountID, with: [code])
     }
 }

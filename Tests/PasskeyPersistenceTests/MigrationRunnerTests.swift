@@ -22,7 +22,8 @@ import Testing
                 tables == [
                     "account_emails", "accounts", "authentication_sessions", "passkey_account_registrations",
                     "passkey_authentication_challenges", "passkey_credentials", "passkey_registration_challenges",
-                    "password_credentials", "password_failures", "rate_limit_windows", "schema_migrations",
+                    "password_credentials", "password_failures", "rate_limit_windows", "recovery_codes",
+                    "schema_migrations",
                 ])
         }
     }

@@ -61,6 +61,7 @@ import Testing
             let second = DomainFixtures.passkey(accountID: account.id)
             try await repos.passkeys.addCredential(first)
             try await repos.passkeys.addCredential(second)
+            try await repos.addUserRecoveryCode(accountID: account.id)
             #expect(
                 try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID()) == .removed)
             #expect(

@@ -35,6 +35,7 @@ import Testing
 
             // Drop the password (after a passkey sign-in), then the last passkey is protected.
             #expect(try await client.signIn(&first).status == 200)
+            try await client.recoveryCodes(token: token)
             #expect(try await client.send("DELETE", "/v1/account/password", token: token).status == 204)
             #expect(try await client.send("DELETE", "/v1/passkeys/\(secondID)", token: token).status == 204)
             let last = try await client.send("DELETE", "/v1/passkeys/\(firstID)", token: token)
@@ -56,6 +57,7 @@ import Testing
             #expect(
                 try await client.send("DELETE", "/v1/account/password", token: token).code == "passkey-not-yet-used")
             #expect(try await client.signIn(&passkey).status == 200)
+            try await client.recoveryCodes(token: token)
             #expect(try await client.send("DELETE", "/v1/account/password", token: token).status == 204)
             let again = try await client.send("DELETE", "/v1/account/password", token: token)
             #expect(again.status == 404)

@@ -62,8 +62,65 @@ import Testing
         let badPort = try run(["serve"], environment: ["DATABASE_URL": "host=/tmp dbname=x", "PORT": "nope"])
         #expect(badPort.status != 0)
         #expect(badPort.output.contains("PORT"))
-        for command in ["serve", "migrate", "sweep", "import-passwords", "verify-response"] {
+        for command in ["serve", "migrate", "sweep", "recovery-code", "import-passwords", "verify-response"] {
             #expect(try run([command, "--help"]).status == 0, "\(command) --help")
+        }
+    }
+
+    /// Runs `passkey-server recovery-code EMAIL` on `database`; stdout and stderr apart.
+    static func recoveryCode(for email: String, database: TestDatabase) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        let folder = FileManager.default.temporaryDirectory
+        let out = folder.appendingPathComponent("cli-out-\(UUID().uuidString).log").path
+        let err = folder.appendingPathComponent("cli-err-\(UUID().uuidString).log").path
+        defer {
+            try? FileManager.default.removeItem(atPath: out)
+            try? FileManager.default.removeItem(atPath: err)
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["DATABASE_URL"] = database.conninfo
+        env.removeValue(forKey: "PASSKEY_TEST_DATABASE_URL")
+        var status: Int32 = 0
+        do {
+            try ChildProcess.run(
+                [executablePath, "recovery-code", email], logFile: out, errorFile: err, environment: env)
+        } catch let failure as ChildProcess.Failure {
+            status = failure.status
+        }
+        return (
+            status, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+            (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        )
+    }
+
+    /// The support desk's command through the real executable: the code alone on stdout, the
+    /// operator action on stderr without it, and the code signs the user in once.
+    @Test func recoveryCodeCommandIssuesOneSingleUseCode() async throws {
+        try await withServer { server, database in
+            let client = server.client
+            let (_, email) = try await client.passwordUser()
+            let issued = try Self.recoveryCode(for: email.uppercased(), database: database)
+            #expect(issued.status == 0)
+            let lines = issued.stdout.split(separator: "\n")
+            #expect(lines.count == 1)
+            let code = String(try #require(lines.first))
+            #expect(RecoveryTests.hasCodeShape(code))
+            #expect(issued.stderr.contains("event=operator_recovery_code_issued"))
+            #expect(issued.stderr.contains("level=warning"))
+            #expect(!issued.stderr.contains(code))
+            let session = try await client.send("POST", "/v1/recovery/sessions", json: ["email": email, "code": code])
+            #expect(session.status == 200)
+            #expect(session.string("method") == "recovery")
+            #expect(
+                try await client.send("POST", "/v1/recovery/sessions", json: ["email": email, "code": code]).status
+                    == 401)
+
+            let unknown = try Self.recoveryCode(for: "nobody@example.com", database: database)
+            #expect(unknown.status == 1)
+            #expect(unknown.stdout.isEmpty)
+            #expect(unknown.stderr.split(separator: "\n").count == 1)
+            #expect(unknown.stderr.contains("no account"))
         }
     }
 

@@ -25,6 +25,7 @@ import Testing
         #expect(configuration.policy.passwordFailureWindow == 900)
         #expect(configuration.databasePoolSize == 2 * ProcessInfo.processInfo.activeProcessorCount)
         #expect(configuration.policy.reauthenticationWindow == 600)
+        #expect(configuration.policy.recoverySessionLifetime == 900)
         #expect(configuration.policy.signupsPerAddress == 20)
         #expect(configuration.passwordHashQueueLimit == 64)
         #expect(configuration.httpMaxConnections == 1000)
@@ -42,6 +43,7 @@ import Testing
         ("SESSION_LIFETIME_SECONDS", "-1"),
         ("RATE_LIMIT_STARTS_PER_MINUTE", "many"), ("DATABASE_POOL_SIZE", "0"), ("LOG_LEVEL", "chatty"),
         ("PASSKEY_RP_ID", "https://example.com"), ("REAUTHENTICATION_WINDOW_SECONDS", "5"),
+        ("RECOVERY_SESSION_LIFETIME_SECONDS", "0"),
         ("RATE_LIMIT_SIGNUPS_PER_ADDRESS", "-1"), ("PASSWORD_HASH_QUEUE_LIMIT", "0"),
         ("HTTP_MAX_CONNECTIONS", "0"), ("HTTP_MAX_CONNECTIONS_PER_ADDRESS", "x"),
         ("HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", "0"), ("METRICS_TOKEN", "short"), ("TRUSTED_PROXIES", "10.0.0.0/40"),

@@ -29,6 +29,14 @@ extension TestHTTPClient {
         return try await send("POST", "/v1/passkeys/registrations/finish", json: body, token: token)
     }
 
+    /// Creates the account's recovery codes (needed before the password can go); returns them.
+    @discardableResult
+    func recoveryCodes(token: String) async throws -> [String] {
+        let created = try await send("POST", "/v1/account/recovery-codes", token: token)
+        try #require(created.status == 201, "recovery codes: \(created.text)")
+        return try #require(created.json["codes"] as? [String])
+    }
+
     /// Starts a sign-in and returns the options.
     func startSignIn() async throws -> [String: Any] {
         let options = try await send("POST", "/v1/passkeys/authentications")

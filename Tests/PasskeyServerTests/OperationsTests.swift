@@ -102,8 +102,9 @@ import Testing
             let codes =
                 (((schemas?["Problem"] as? [String: Any])?["properties"] as? [String: Any])?["code"] as? [String: Any])?[
                     "enum"] as? [String]
-            #expect(codes?.count == 22)
+            #expect(codes?.count == 23)
             #expect(codes?.contains("reauthentication-required") == true)
+            #expect(codes?.contains("recovery-not-set-up") == true)
         }
     }
 }

@@ -28,6 +28,10 @@ package struct PasskeyPolicy: Sendable {
     package var reauthenticationWindow: TimeInterval
     /// Password sign-ups per client address per `passwordFailureWindow`; 0 = off.
     package var signupsPerAddress: Int
+    /// Lifetime of a session opened with a recovery code (`RECOVERY_SESSION_LIFETIME_SECONDS`).
+    package var recoverySessionLifetime: TimeInterval
+    /// How long an operator-issued recovery code is valid.
+    package var operatorRecoveryCodeLifetime: TimeInterval = 86_400
 
     package init(
         relyingPartyID: String = "localhost", relyingPartyName: String = "Passkey Server",
@@ -36,8 +40,9 @@ package struct PasskeyPolicy: Sendable {
         algorithms: [COSEAlgorithm] = [.es256, .edDSA, .rs256], startsPerMinute: Int = 300,
         passwordFailuresPerEmail: Int = 10, passwordFailuresPerAddress: Int = 50,
         passwordFailureWindow: TimeInterval = 900, reauthenticationWindow: TimeInterval = 600,
-        signupsPerAddress: Int = 20
+        signupsPerAddress: Int = 20, recoverySessionLifetime: TimeInterval = 900
     ) {
+        self.recoverySessionLifetime = recoverySessionLifetime
         self.relyingPartyID = relyingPartyID
         self.relyingPartyName = relyingPartyName
         self.challengeLifetime = challengeLifetime

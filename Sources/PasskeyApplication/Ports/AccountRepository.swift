@@ -7,12 +7,18 @@ package struct AccountSummary: Hashable, Sendable {
     package let email: EmailAddress
     package let hasPassword: Bool
     package let passkeys: [PasskeyCredential]
+    /// Unused codes of the user's own recovery set (operator codes do not count).
+    package let recoveryCodesRemaining: Int
 
-    package init(account: Account, email: EmailAddress, hasPassword: Bool, passkeys: [PasskeyCredential]) {
+    package init(
+        account: Account, email: EmailAddress, hasPassword: Bool, passkeys: [PasskeyCredential],
+        recoveryCodesRemaining: Int = 0
+    ) {
         self.account = account
         self.email = email
         self.hasPassword = hasPassword
         self.passkeys = passkeys
+        self.recoveryCodesRemaining = recoveryCodesRemaining
     }
 }
 
@@ -47,6 +53,8 @@ package enum PasswordRemovalOutcome: Hashable, Sendable {
     case noPassword
     /// No passkey of the account has signed in yet, so removing the password could lock the user out.
     case noPasskeyUsedYet
+    /// The account has no unused code of its own recovery set (operator codes do not count).
+    case noRecoverySetUp
 }
 
 /// Accounts, their email and their password credential.
@@ -72,6 +80,11 @@ package protocol AccountRepository: Sendable {
 
     /// The account with its email, password presence and passkeys.
     func accountSummary(id: AccountID) async throws(RepositoryError) -> AccountSummary?
+
+    /// Deletes the account and everything it owns in one transaction (email, password, passkeys,
+    /// sessions, recovery codes, challenges, its completed passkey-account registration and the
+    /// attempts counted against its email); false when it did not exist.
+    func deleteAccount(id: AccountID) async throws(RepositoryError) -> Bool
 
     /// Removes the password if a passkey of the account has signed in at least once and, in the
     /// same transaction, ends every password session of the account except `keepingSession`.

@@ -29,6 +29,16 @@ package protocol SessionRepository: Sendable {
     /// Revokes a session; returns false if it was already revoked or does not exist.
     func revokeSession(id: SessionID, at date: Date) async throws(RepositoryError) -> Bool
 
+    /// The account's sessions that are neither revoked nor expired at `now`, newest first.
+    func activeSessions(accountID: AccountID, now: Date) async throws(RepositoryError) -> [AuthenticationSession]
+
+    /// Revokes an active session of this account; false when it is unknown, already ended, or
+    /// another account's.
+    func revokeSession(id: SessionID, accountID: AccountID, now: Date) async throws(RepositoryError) -> Bool
+
+    /// Revokes every active session of the account except `keeping`; returns how many.
+    func revokeOtherSessions(accountID: AccountID, keeping: SessionID, now: Date) async throws(RepositoryError) -> Int
+
     /// Atomically: updates counter, backup state and last use of the credential, only if the
     /// stored counter is still `expectedSignCount`, and creates the session.
     func recordAssertion(

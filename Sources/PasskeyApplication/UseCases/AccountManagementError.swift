@@ -7,6 +7,8 @@ package enum AccountManagementError: Error, Hashable, Sendable {
     case lastCredential
     /// Removing the password needs a passkey that has signed in at least once.
     case passkeyNotYetUsed
+    /// Removing the password needs an unused code of the user's own recovery set.
+    case recoveryNotSetUp
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
     case internalFailure(cause: String)

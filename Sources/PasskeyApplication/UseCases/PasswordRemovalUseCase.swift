@@ -26,6 +26,7 @@ package struct PasswordRemovalUseCase: Sendable {
         case .removed: return
         case .noPassword: throw .notFound
         case .noPasskeyUsedYet: throw .passkeyNotYetUsed
+        case .noRecoverySetUp: throw .recoveryNotSetUp
         }
     }
 }

@@ -13,6 +13,14 @@ package struct SessionIssuer: Sendable {
         self.lifetime = lifetime
     }
 
+    /// A session whose token exists before its account is known (recovery sign-in: the account
+    /// comes out of the same transaction that consumes the code).
+    package func prepare(method: AuthenticationMethod, now: Date, lifetime: TimeInterval? = nil) -> PreparedSession {
+        PreparedSession(
+            token: tokens.makeToken(), id: SessionID(random.uuid()), method: method, createdAt: now,
+            expiresAt: now.addingTimeInterval(lifetime ?? self.lifetime))
+    }
+
     /// The session to store and the session to return, for `account` at `now`; `credentialID`
     /// is the passkey a `passkey` session signed in with.
     package func make(

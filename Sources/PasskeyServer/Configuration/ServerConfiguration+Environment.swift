@@ -80,7 +80,9 @@ extension ServerConfiguration {
             reauthenticationWindow: TimeInterval(
                 try reader.integer("REAUTHENTICATION_WINDOW_SECONDS", default: 600, range: 10...31_536_000)),
             signupsPerAddress: try reader.integer(
-                "RATE_LIMIT_SIGNUPS_PER_ADDRESS", default: 20, range: 0...1_000_000))
+                "RATE_LIMIT_SIGNUPS_PER_ADDRESS", default: 20, range: 0...1_000_000),
+            recoverySessionLifetime: TimeInterval(
+                try reader.integer("RECOVERY_SESSION_LIFETIME_SECONDS", default: 900, range: 60...86_400)))
         let trustedProxies: [IPAddressRange]
         switch ClientAddressResolver.parse(reader.list("TRUSTED_PROXIES", default: [])) {
         case .success(let ranges): trustedProxies = ranges

@@ -2,7 +2,8 @@ internal import PasskeyApplication
 internal import PasskeyDomain
 internal import PasskeyHTTP
 
-/// The signed-in account: `GET /v1/account`, passkey list/rename/delete, password removal.
+/// The signed-in account: `GET /v1/account`, passkey list/rename/delete, password removal,
+/// account deletion.
 struct AccountController: Sendable {
     let support: ControllerSupport
     let query: AccountQueryUseCase
@@ -10,6 +11,7 @@ struct AccountController: Sendable {
     let rename: PasskeyRenameUseCase
     let deletion: PasskeyDeletionUseCase
     let passwordRemoval: PasswordRemovalUseCase
+    let accountDeletion: AccountDeletionUseCase
 
     func account(_ context: RequestContext) async -> HTTPResponse {
         await support.respond(context) { () throws(Problem) -> HTTPResponse in
@@ -21,7 +23,8 @@ struct AccountController: Sendable {
                     AccountResponseBody(
                         accountID: summary.account.id.description, displayName: summary.account.displayName.value,
                         email: summary.email.value, hasPassword: summary.hasPassword,
-                        passkeys: summary.passkeys.map(support.passkey)))
+                        passkeys: summary.passkeys.map(support.passkey),
+                        recoveryCodesRemaining: summary.recoveryCodesRemaining))
             } catch {
                 throw ProblemMapping.problem(error)
             }
@@ -72,6 +75,22 @@ struct AccountController: Sendable {
             let session = try await support.authenticate(context)
             do throws(AccountManagementError) {
                 try await passwordRemoval.execute(session: session)
+                return support.noContent()
+            } catch {
+                throw ProblemMapping.problem(error)
+            }
+        }
+    }
+
+    func deleteAccount(_ context: RequestContext) async -> HTTPResponse {
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
+            let session = try await support.authenticate(context)
+            do throws(AccountManagementError) {
+                try await accountDeletion.execute(session: session)
+                support.logger.warning([
+                    "event": "account_deleted", "account_id": session.account.id.description,
+                    "request_id": context.requestID,
+                ])
                 return support.noContent()
             } catch {
                 throw ProblemMapping.problem(error)

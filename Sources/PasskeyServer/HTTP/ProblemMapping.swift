@@ -30,6 +30,17 @@ enum ProblemMapping {
         }
     }
 
+    static func problem(_ error: RecoverySignInError) -> Problem {
+        switch error {
+        case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
+        case .invalidCredentials:
+            Problem(status: 401, code: "invalid-credentials", detail: "The email or recovery code is not right.")
+        case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
+        case .unavailable: .unavailable
+        case .internalFailure(let cause): .internalFailure(cause: cause)
+        }
+    }
+
     static func problem(_ error: SignOutError) -> Problem {
         switch error {
         case .unavailable: .unavailable
@@ -123,6 +134,10 @@ enum ProblemMapping {
             Problem(
                 status: 409, code: "passkey-not-yet-used",
                 detail: "Sign in with a passkey once before removing the password.")
+        case .recoveryNotSetUp:
+            Problem(
+                status: 409, code: "recovery-not-set-up",
+                detail: "Create recovery codes before removing the password.")
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }

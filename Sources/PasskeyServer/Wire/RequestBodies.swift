@@ -11,6 +11,12 @@ struct PasswordSessionRequestBody: Decodable {
     let password: String
 }
 
+/// `POST /v1/recovery/sessions`.
+struct RecoverySessionRequestBody: Decodable {
+    let email: String
+    let code: String
+}
+
 /// `POST /v1/passkeys/registrations`.
 struct RegistrationStartRequestBody: Decodable {
     let mode: String?

@@ -89,4 +89,22 @@ struct AccountResponseBody: Encodable {
     let email: String
     let hasPassword: Bool
     let passkeys: [PasskeyResponseBody]
+    /// Unused codes of the user's own recovery set (spec v2).
+    let recoveryCodesRemaining: Int
+}
+
+/// `POST /v1/account/recovery-codes` → 201: the only time the codes are shown.
+struct RecoveryCodesResponseBody: Encodable {
+    let codes: [String]
+    let createdAt: Date
+}
+
+/// One entry of `GET /v1/account/sessions`: never a token or its digest.
+struct SessionInfoResponseBody: Encodable {
+    let sessionID: String
+    let method: String
+    let createdAt: Date
+    let expiresAt: Date
+    let current: Bool
+    let credentialID: String?
 }

@@ -1,0 +1,46 @@
+package import Foundation
+package import PasskeyDomain
+
+/// A recovery code to store: only its digest.
+package struct StoredRecoveryCode: Hashable, Sendable {
+    package let id: UUID
+    package let accountID: AccountID
+    package let digest: [UInt8]
+    package let source: RecoveryCodeSource
+    package let createdAt: Date
+    /// Operator codes only.
+    package let expiresAt: Date?
+
+    package init(
+        id: UUID, accountID: AccountID, digest: [UInt8], source: RecoveryCodeSource, createdAt: Date,
+        expiresAt: Date?
+    ) {
+        self.id = id
+        self.accountID = accountID
+        self.digest = digest
+        self.source = source
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Recovery codes (digests only) and their single use.
+package protocol RecoveryCodeRepository: Sendable {
+    /// In one transaction: every earlier code of the account (its own and operator codes) stops
+    /// working, and `codes` are stored. False when the account does not exist.
+    func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode]) async throws(RepositoryError) -> Bool
+
+    /// Stores one operator code for the account of `normalizedEmail`; nil when no account has
+    /// that email. The user's own set is not touched.
+    func addOperatorCode(normalizedEmail: String, makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode)
+        async throws(RepositoryError) -> AccountID?
+
+    /// In one transaction: marks the unused, unexpired code with this digest of the account of
+    /// `normalizedEmail` used (of concurrent calls exactly one succeeds) and inserts the session
+    /// `makeSession` builds for that account. Nil when there is no such code (unknown email, wrong,
+    /// used or expired code): then nothing changed.
+    func redeem(
+        normalizedEmail: String, codeDigest: [UInt8], now: Date,
+        makeSession: @escaping @Sendable (Account) -> AuthenticationSession
+    ) async throws(RepositoryError) -> (account: Account, source: RecoveryCodeSource)?
+}

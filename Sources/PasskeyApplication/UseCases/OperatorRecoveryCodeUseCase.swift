@@ -1,0 +1,55 @@
+package import Foundation
+package import PasskeyDomain
+
+/// Why the support desk could not issue a code.
+package enum OperatorRecoveryCodeError: Error, Hashable, Sendable {
+    case invalidEmail
+    case unknownEmail
+    case unavailable
+    case internalFailure(cause: String)
+}
+
+/// `passkey-server recovery-code EMAIL`: one single-use code for the account, valid
+/// `operatorRecoveryCodeLifetime` (24 hours), next to the user's own set (which it does not
+/// replace, and which it does not count in: it cannot satisfy `recovery-not-set-up`).
+package struct OperatorRecoveryCodeUseCase: Sendable {
+    let recoveryCodes: any RecoveryCodeRepository
+    let random: any RandomGenerator
+    let digester: any SecretDigester
+    let policy: PasskeyPolicy
+    let clock: any Clock
+
+    package init(
+        recoveryCodes: any RecoveryCodeRepository, random: any RandomGenerator, digester: any SecretDigester,
+        policy: PasskeyPolicy, clock: any Clock
+    ) {
+        self.recoveryCodes = recoveryCodes
+        self.random = random
+        self.digester = digester
+        self.policy = policy
+        self.clock = clock
+    }
+
+    /// The code (formatted, to be read to the user), the account and when the code expires.
+    package func execute(email rawEmail: String) async throws(OperatorRecoveryCodeError)
+        -> (code: String, accountID: AccountID, expiresAt: Date)
+    {
+        guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
+        let now = clock.now
+        let code = RecoveryCode(bytes: random.bytes(count: RecoveryCode.byteCount))
+        let digest = digester.sha256(Array(code.canonical.utf8))
+        let expiresAt = now.addingTimeInterval(policy.operatorRecoveryCodeLifetime)
+        let id = random.uuid()
+        let accountID: AccountID?
+        do {
+            accountID = try await recoveryCodes.addOperatorCode(normalizedEmail: email.normalized) { account in
+                StoredRecoveryCode(
+                    id: id, accountID: account, digest: digest, source: .operator, createdAt: now, expiresAt: expiresAt)
+            }
+        } catch {
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+        }
+        guard let accountID else { throw .unknownEmail }
+        return (code.formatted, accountID, expiresAt)
+    }
+}

@@ -1,0 +1,53 @@
+package import Foundation
+internal import PasskeyDomain
+
+/// A new set of recovery codes, shown once.
+package struct RecoveryCodeSet: Sendable {
+    /// `XXXX-XXXX-XXXX-XXXX`, in the order generated.
+    package let codes: [String]
+    package let createdAt: Date
+}
+
+/// `POST /v1/account/recovery-codes`: needs a recent sign-in; 10 new codes replace every
+/// earlier code of the account in one transaction; only their SHA-256 digests are stored.
+package struct RecoveryCodeSetCreationUseCase: Sendable {
+    package static let codesPerSet = 10
+
+    let recoveryCodes: any RecoveryCodeRepository
+    let random: any RandomGenerator
+    let digester: any SecretDigester
+    let policy: PasskeyPolicy
+    let clock: any Clock
+
+    package init(
+        recoveryCodes: any RecoveryCodeRepository, random: any RandomGenerator, digester: any SecretDigester,
+        policy: PasskeyPolicy, clock: any Clock
+    ) {
+        self.recoveryCodes = recoveryCodes
+        self.random = random
+        self.digester = digester
+        self.policy = policy
+        self.clock = clock
+    }
+
+    package func execute(session: ActiveSession) async throws(AccountManagementError) -> RecoveryCodeSet {
+        let now = clock.now
+        guard session.session.signedInRecently(now: now, window: policy.reauthenticationWindow) else {
+            throw .reauthenticationRequired
+        }
+        let codes = (0..<Self.codesPerSet).map { _ in RecoveryCode(bytes: random.bytes(count: RecoveryCode.byteCount)) }
+        let stored = codes.map { code in
+            StoredRecoveryCode(
+                id: random.uuid(), accountID: session.account.id, digest: digester.sha256(Array(code.canonical.utf8)),
+                source: .user, createdAt: now, expiresAt: nil)
+        }
+        let replaced: Bool
+        do {
+            replaced = try await recoveryCodes.replaceCodes(accountID: session.account.id, with: stored)
+        } catch {
+            throw AccountManagementError(error)
+        }
+        guard replaced else { throw .notFound }
+        return RecoveryCodeSet(codes: codes.map(\.formatted), createdAt: now)
+    }
+}

@@ -1,0 +1,80 @@
+package import PasskeyDomain
+
+/// Why a recovery sign-in failed. Unknown email, wrong, used and expired codes are one case.
+package enum RecoverySignInError: Error, Hashable, Sendable {
+    case invalidRequest(field: String)
+    case invalidCredentials
+    case rateLimited(retryAfter: Int)
+    case unavailable
+    /// Something unexpected; `cause` is for the operator's log, never for the client.
+    case internalFailure(cause: String)
+}
+
+/// `POST /v1/recovery/sessions`: a recovery code opens a short `recovery` session, which counts
+/// as a recent sign-in (so the user can add a new passkey at once).
+///
+/// Failures count against the password limits (per email and per address), counted before the
+/// code is checked like a password attempt. Every outcome does the same work (a digest and one
+/// consuming statement that matches nothing), so unknown email, wrong, used and expired codes
+/// take comparable time.
+package struct RecoverySignInUseCase: Sendable {
+    let recoveryCodes: any RecoveryCodeRepository
+    let rateLimits: any RateLimitRepository
+    let digester: any SecretDigester
+    let issuer: SessionIssuer
+    let policy: PasskeyPolicy
+    let clock: any Clock
+    let gate: AttemptGate
+
+    package init(
+        recoveryCodes: any RecoveryCodeRepository, rateLimits: any RateLimitRepository, digester: any SecretDigester,
+        issuer: SessionIssuer, policy: PasskeyPolicy, clock: any Clock, gate: AttemptGate
+    ) {
+        self.recoveryCodes = recoveryCodes
+        self.rateLimits = rateLimits
+        self.digester = digester
+        self.issuer = issuer
+        self.policy = policy
+        self.clock = clock
+        self.gate = gate
+    }
+
+    /// The session, and which kind of code opened it (for the warning the caller logs).
+    package func execute(email rawEmail: String, code rawCode: String, clientAddress: String)
+        async throws(RecoverySignInError) -> (session: IssuedSession, source: RecoveryCodeSource)
+    {
+        guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
+        guard let code = RecoveryCode(presented: rawCode) else { throw .invalidRequest(field: "code") }
+        let decision = try await repository { () async throws(RepositoryError) -> AttemptDecision in
+            let decided = try await gate.withKeys(["email:" + email.normalized, "address:" + clientAddress]) {
+                () async throws(RepositoryError) -> AttemptDecision in
+                try await rateLimits.beginAttempt(
+                    normalizedEmail: email.normalized, clientAddress: clientAddress, limits: policy.attemptLimits)
+            }
+            return decided ?? .limited(retryAfter: 1)
+        }
+        let attempt: AttemptID
+        switch decision {
+        case .limited(let retryAfter): throw .rateLimited(retryAfter: retryAfter)
+        case .allowed(let allowed): attempt = allowed
+        }
+        let now = clock.now
+        let prepared = issuer.prepare(method: .recovery, now: now, lifetime: policy.recoverySessionLifetime)
+        let digest = digester.sha256(Array(code.canonical.utf8))
+        let redeemed = try await repository { () async throws(RepositoryError) in
+            try await recoveryCodes.redeem(
+                normalizedEmail: email.normalized, codeDigest: digest, now: now, makeSession: prepared.stored(for:))
+        }
+        guard let redeemed else { throw .invalidCredentials }  // the attempt stays counted
+        try await repository { () async throws(RepositoryError) in try await rateLimits.forgiveAttempt(attempt) }
+        return (prepared.issued(for: redeemed.account), redeemed.source)
+    }
+
+    private func repository<T>(_ body: () async throws(RepositoryError) -> T) async throws(RecoverySignInError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package import PasskeyDomain
+
+/// `DELETE /v1/account/sessions/{sessionID}` (one session of the account, the caller's own
+/// included) and `DELETE /v1/account/sessions` (every other session). No recent sign-in needed:
+/// ending sessions only ever takes access away.
+package struct SessionEndUseCase: Sendable {
+    let sessions: any SessionRepository
+    let clock: any Clock
+
+    package init(sessions: any SessionRepository, clock: any Clock) {
+        self.sessions = sessions
+        self.clock = clock
+    }
+
+    /// `id` is nil when the path named no well-formed session ID (then 404).
+    package func endOne(_ id: SessionID?, session: ActiveSession) async throws(AccountManagementError) {
+        guard let id else { throw .notFound }
+        let ended: Bool
+        do {
+            ended = try await sessions.revokeSession(id: id, accountID: session.account.id, now: clock.now)
+        } catch {
+            throw AccountManagementError(error)
+        }
+        guard ended else { throw .notFound }
+    }
+
+    package func endOthers(session: ActiveSession) async throws(AccountManagementError) {
+        do {
+            _ = try await sessions.revokeOtherSessions(
+                accountID: session.account.id, keeping: session.session.id, now: clock.now)
+        } catch {
+            throw AccountManagementError(error)
+        }
+    }
+}

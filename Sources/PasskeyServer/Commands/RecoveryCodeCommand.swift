@@ -1,0 +1,58 @@
+internal import Foundation
+internal import PasskeyApplication
+internal import PasskeyLibpq
+internal import PasskeyPersistence
+
+/// `passkey-server recovery-code EMAIL`: the support desk's single-use code for an account,
+/// valid 24 hours, printed alone on stdout; the operator action is logged on stderr without it.
+enum RecoveryCodeCommand {
+    static let usage = """
+        usage: passkey-server recovery-code EMAIL
+
+        issues one single-use recovery code for the account with this email, valid 24 hours, next to
+        the user's own recovery codes, and prints it alone on stdout (read it to the user over a
+        verified channel); exit 1 when no account has that email
+        """
+
+    static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        if arguments.contains("--help") {
+            Console.out(usage)
+            return 0
+        }
+        guard arguments.count == 1, let email = arguments.first else {
+            Console.error("passkey-server: recovery-code needs exactly one EMAIL\n\(usage)")
+            return 2
+        }
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.load(from: environment)
+        } catch {
+            Console.error("passkey-server: \(error)")
+            return 1
+        }
+        let pool = PostgresConnectionPool(
+            configuration: .init(conninfo: configuration.databaseURL, maximumConnections: 1))
+        defer { pool.close() }
+        let useCase = OperatorRecoveryCodeUseCase(
+            recoveryCodes: PostgresRecoveryCodeRepository(pool: pool), random: OpenSSLRandomGenerator(),
+            digester: OpenSSLSecretDigester(), policy: configuration.policy, clock: SystemClock())
+        let logger = Logger(level: configuration.logLevel)
+        do {
+            let issued = try await useCase.execute(email: email)
+            Console.out(issued.code)
+            logger.warning([
+                "event": "operator_recovery_code_issued", "account_id": issued.accountID.description,
+                "expires_at": WireJSON.timestamp(issued.expiresAt),
+            ])
+            return 0
+        } catch {
+            switch error {
+            case .invalidEmail: Console.error("passkey-server: recovery-code: not a valid email address")
+            case .unknownEmail: Console.error("passkey-server: recovery-code: no account has this email")
+            case .unavailable: Console.error("passkey-server: recovery-code: the database is unavailable")
+            case .internalFailure(let cause): Console.error("passkey-server: recovery-code: \(cause)")
+            }
+            return 1
+        }
+    }
+}

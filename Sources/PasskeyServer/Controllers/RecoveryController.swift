@@ -1,0 +1,58 @@
+internal import PasskeyApplication
+internal import PasskeyDomain
+internal import PasskeyHTTP
+
+/// Recovery codes: `POST /v1/account/recovery-codes` (a new set, shown once) and
+/// `POST /v1/recovery/sessions` (sign in with a code).
+struct RecoveryController: Sendable {
+    let support: ControllerSupport
+    let creation: RecoveryCodeSetCreationUseCase
+    let signIn: RecoverySignInUseCase
+
+    func createCodes(_ context: RequestContext) async -> HTTPResponse {
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
+            let session = try await support.authenticate(context)
+            do throws(AccountManagementError) {
+                let set = try await creation.execute(session: session)
+                support.logger.info([
+                    "event": "recovery_codes_created", "account_id": session.account.id.description,
+                    "request_id": context.requestID,
+                ])
+                return support.json(201, RecoveryCodesResponseBody(codes: set.codes, createdAt: set.createdAt))
+            } catch {
+                throw ProblemMapping.problem(error)
+            }
+        }
+    }
+
+    func signIn(_ context: RequestContext) async -> HTTPResponse {
+        await support.respond(context) { () throws(Problem) -> HTTPResponse in
+            let body = try support.decode(RecoverySessionRequestBody.self, context)
+            do throws(RecoverySignInError) {
+                let (issued, source) = try await signIn.execute(
+                    email: body.email, code: body.code, clientAddress: context.rateLimitKey)
+                // Every recovery sign-in is worth an operator's look; never with the code.
+                support.logger.warning([
+                    "event": "recovery_sign_in", "account_id": issued.account.id.description,
+                    "source": source.rawValue, "client": context.clientAddress, "request_id": context.requestID,
+                ])
+                support.metrics.recordCeremony("recovery_authentication", outcome: "succeeded")
+                return support.json(200, support.session(issued))
+            } catch {
+                let reason: String =
+                    switch error {
+                    case .invalidRequest: "invalidRequest"
+                    case .invalidCredentials: "invalidCredentials"
+                    case .rateLimited: "rateLimited"
+                    case .unavailable: "databaseUnavailable"
+                    case .internalFailure: "internal"
+                    }
+                support.logger.ceremony(
+                    "RecoveryAuthentication", step: "recovery.redeem", event: "failed", reason: reason,
+                    requestID: context.requestID)
+                support.metrics.recordCeremony("recovery_authentication", outcome: "failed", reason: reason)
+                throw ProblemMapping.problem(error)
+            }
+        }
+    }
+}

@@ -26,6 +26,10 @@ echo "== swift build (a warning fails the run)"
 swift build --build-tests 2>&1 | tee "$tmp/build.log" >/dev/null || status=1
 if grep -E "(error|warning):" "$tmp/build.log"; then status=1; fi
 
+echo "== swift build -c release (what make run builds; some errors show only there)"
+swift build -c release --product passkey-server 2>&1 | tee "$tmp/release.log" >/dev/null || status=1
+if grep -E "(error|warning):" "$tmp/release.log"; then status=1; fi
+
 echo "== swift test"
 swift test 2>&1 | tee "$tmp/test.log" || status=1
 # A filter or a broken target can make swift test pass with nothing run: insist on tests.

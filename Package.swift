@@ -10,9 +10,11 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "passkey-server",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        .executable(name: "passkey-server", targets: ["passkey-server"])
+        .executable(name: "passkey-server", targets: ["passkey-server"]),
+        // The typed client for iOS apps (and any Swift program): depend on it by this package's URL.
+        .library(name: "PasskeyClient", targets: ["PasskeyClient"]),
     ],
     targets: [
         // C libraries from Debian's packages, one module each, wrapped once.
@@ -24,6 +26,9 @@ let package = Package(
 
         // The layers.
         .target(name: "PasskeyDomain", swiftSettings: strict),
+        // The HTTP contract's bodies, compiled by the server and by the client alike (Foundation only).
+        .target(name: "PasskeyWire", swiftSettings: strict),
+        .target(name: "PasskeyClient", dependencies: ["PasskeyWire"], swiftSettings: strict),
         .target(name: "PasskeyApplication", dependencies: ["PasskeyDomain"], swiftSettings: strict),
         .target(name: "PasskeyOpenSSL", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
@@ -44,7 +49,7 @@ let package = Package(
             name: "PasskeyServer",
             dependencies: [
                 "PasskeyDomain", "PasskeyApplication", "PasskeyWebAuthn", "PasskeyPersistence",
-                "PasskeyOpenSSL", "PasskeyHTTP", "PasskeyPasswordHashing", "PasskeyLibpq",
+                "PasskeyOpenSSL", "PasskeyHTTP", "PasskeyPasswordHashing", "PasskeyLibpq", "PasskeyWire",
             ],
             swiftSettings: strict),
         .executableTarget(name: "passkey-server", dependencies: ["PasskeyServer"], swiftSettings: strict),
@@ -70,8 +75,10 @@ let package = Package(
             dependencies: ["PasskeyPersistence", "PasskeyTestSupport", "PasskeyLibpq"],
             swiftSettings: strict),
         .testTarget(
-            name: "PasskeyServerTests", dependencies: ["PasskeyServer", "PasskeyTestSupport"],
+            name: "PasskeyServerTests",
+            dependencies: ["PasskeyServer", "PasskeyTestSupport", "PasskeyClient", "PasskeyWire"],
             swiftSettings: strict),
+        .testTarget(name: "PasskeyWireTests", dependencies: ["PasskeyWire"], swiftSettings: strict),
         .testTarget(name: "PasskeyHTTPTests", dependencies: ["PasskeyHTTP"], swiftSettings: strict),
         .testTarget(
             name: "PasskeyPasswordHashingTests", dependencies: ["PasskeyPasswordHashing", "PasskeyTestSupport"],

@@ -8,7 +8,9 @@ import Testing
     /// The review's takeover: a stolen, older bearer token could add the thief's passkey, delete
     /// the owner's and remove the password. Now it can read, rename and list, but not take over.
     @Test func aStolenOlderTokenCannotTakeTheAccountOver() async throws {
-        let clock = FixedClock(Date())
+        // A whole second: timestamps are stored to the microsecond, so a sub-microsecond start
+        // would read back earlier and make "exactly at the window's end" a hair past it.
+        let clock = FixedClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         try await withServer(environment: ["REAUTHENTICATION_WINDOW_SECONDS": "600"], clock: clock) { server, _ in
             let client = server.client
             let (token, email) = try await client.passwordUser(password: "owner's password")

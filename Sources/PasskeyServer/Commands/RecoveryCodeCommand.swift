@@ -2,6 +2,7 @@ internal import Foundation
 internal import PasskeyApplication
 internal import PasskeyLibpq
 internal import PasskeyPersistence
+internal import PasskeyWire
 
 /// `passkey-server recovery-code EMAIL`: the support desk's single-use code for an account,
 /// valid 24 hours, printed alone on stdout; the operator action is logged on stderr without it.

@@ -1,6 +1,7 @@
 internal import PasskeyApplication
 internal import PasskeyDomain
 internal import PasskeyHTTP
+internal import PasskeyWire
 
 /// The signed-in account: `GET /v1/account`, passkey list/rename/delete, password removal,
 /// account deletion.

@@ -2,6 +2,7 @@ internal import Foundation
 internal import PasskeyApplication
 internal import PasskeyDomain
 internal import PasskeyHTTP
+internal import PasskeyWire
 
 /// What every controller uses: body decoding, base64 fields, JSON answers, bearer authentication.
 struct ControllerSupport: Sendable {
@@ -10,7 +11,7 @@ struct ControllerSupport: Sendable {
     let metrics: Metrics
 
     func decode<T: Decodable>(_ type: T.Type, _ context: RequestContext) throws(Problem) -> T {
-        guard let value = WireJSON.decode(type, from: context.request.body) else {
+        guard let value = WireJSON.request(type, from: context.request.body) else {
             throw Problem.invalidRequest("The body is not JSON of the expected shape (missing or mistyped field).")
         }
         return value
@@ -47,7 +48,7 @@ struct ControllerSupport: Sendable {
     }
 
     func json<T: Encodable>(_ status: Int, _ value: T) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "application/json", body: WireJSON.encode(value))
+        HTTPResponse(status: status, contentType: "application/json", body: WireJSON.body(value))
     }
 
     func noContent() -> HTTPResponse { HTTPResponse(status: 204) }

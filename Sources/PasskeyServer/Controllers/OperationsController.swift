@@ -25,7 +25,7 @@ struct OperationsController: Sendable {
             return HTTPResponse(status: 200, contentType: "application/json", body: Array(#"{"status":"ready"}"#.utf8))
         }
         return Problem(
-            status: 503, code: "service-unavailable",
+            status: 503, code: .serviceUnavailable,
             detail: "The database is unreachable or its schema is not current."
         ).response
     }

@@ -1,6 +1,7 @@
 internal import PasskeyApplication
 internal import PasskeyDomain
 internal import PasskeyHTTP
+internal import PasskeyWire
 
 /// New accounts with a passkey only (form, or the iOS 26 system sheet).
 struct PasskeyAccountRegistrationController: Sendable {

@@ -1,6 +1,7 @@
 internal import PasskeyApplication
 internal import PasskeyDomain
 internal import PasskeyHTTP
+internal import PasskeyWire
 
 /// The one passkey sign-in flow (discoverable credentials).
 struct PasskeyAuthenticationController: Sendable {

@@ -1,6 +1,7 @@
 internal import PasskeyApplication
 internal import PasskeyDomain
 internal import PasskeyHTTP
+internal import PasskeyWire
 
 /// Adding a passkey to the signed-in account (modal, or conditional = Automatic Passkey Upgrade).
 struct PasskeyRegistrationController: Sendable {

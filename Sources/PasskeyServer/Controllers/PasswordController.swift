@@ -1,5 +1,6 @@
 internal import PasskeyApplication
 internal import PasskeyHTTP
+internal import PasskeyWire
 
 /// `POST /v1/accounts`, `POST /v1/sessions`, `DELETE /v1/sessions/current`.
 struct PasswordController: Sendable {

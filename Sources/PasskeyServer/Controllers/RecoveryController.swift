@@ -1,6 +1,7 @@
 internal import PasskeyApplication
 internal import PasskeyDomain
 internal import PasskeyHTTP
+internal import PasskeyWire
 
 /// Recovery codes: `POST /v1/account/recovery-codes` (a new set, shown once) and
 /// `POST /v1/recovery/sessions` (sign in with a code).

@@ -1,5 +1,6 @@
 internal import PasskeyApplication
 internal import PasskeyDomain
+internal import PasskeyWire
 
 /// Turns a registration finish body (flattened fields or `credential` = toJSON()) into the
 /// verifier's input. Everything here is refused before any challenge is consumed.

@@ -2,6 +2,7 @@ internal import Foundation
 internal import PasskeyApplication
 internal import PasskeyDomain
 internal import PasskeyHTTP
+internal import PasskeyWire
 
 /// The account's sessions: `GET /v1/account/sessions`, `DELETE /v1/account/sessions/{sessionID}`,
 /// `DELETE /v1/account/sessions` (all but the caller's).

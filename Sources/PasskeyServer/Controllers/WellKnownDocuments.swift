@@ -1,3 +1,5 @@
+internal import PasskeyWire
+
 /// The `/.well-known/` documents, built once from configuration (nil = not configured = 404).
 struct WellKnownDocuments: Sendable {
     let appleAppSiteAssociation: [UInt8]?
@@ -26,18 +28,18 @@ struct WellKnownDocuments: Sendable {
         }
         appleAppSiteAssociation =
             configuration.appleAppIDs.isEmpty
-            ? nil : WireJSON.encode(AASA(webcredentials: .init(apps: configuration.appleAppIDs)))
+            ? nil : WireJSON.body(AASA(webcredentials: .init(apps: configuration.appleAppIDs)))
         assetLinks =
             configuration.androidApps.isEmpty
             ? nil
-            : WireJSON.encode(
+            : WireJSON.body(
                 configuration.androidApps.map {
                     Statement(target: .init(package_name: $0.packageName, sha256_cert_fingerprints: [$0.fingerprint]))
                 })
         relatedOrigins =
-            configuration.relatedOrigins.isEmpty ? nil : WireJSON.encode(Origins(origins: configuration.relatedOrigins))
+            configuration.relatedOrigins.isEmpty ? nil : WireJSON.body(Origins(origins: configuration.relatedOrigins))
         passkeyEndpoints =
             configuration.enrollURL == nil && configuration.manageURL == nil
-            ? nil : WireJSON.encode(Endpoints(enroll: configuration.enrollURL, manage: configuration.manageURL))
+            ? nil : WireJSON.body(Endpoints(enroll: configuration.enrollURL, manage: configuration.manageURL))
     }
 }

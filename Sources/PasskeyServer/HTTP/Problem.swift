@@ -1,9 +1,10 @@
 internal import PasskeyHTTP
+internal import PasskeyWire
 
 /// An RFC 9457 problem detail with the contract's stable `code`.
 struct Problem: Error, Sendable {
     let status: Int
-    let code: String
+    let code: ErrorCode
     /// For humans; never a secret, never an echo of input.
     let detail: String
     /// Registration verification failures only.
@@ -13,7 +14,8 @@ struct Problem: Error, Sendable {
     var cause: String?
 
     init(
-        status: Int, code: String, detail: String, reason: String? = nil, headers: [(name: String, value: String)] = []
+        status: Int, code: ErrorCode, detail: String, reason: String? = nil,
+        headers: [(name: String, value: String)] = []
     ) {
         self.status = status
         self.code = code
@@ -23,30 +25,30 @@ struct Problem: Error, Sendable {
     }
 
     static func invalidRequest(_ detail: String) -> Problem {
-        Problem(status: 400, code: "invalid-request", detail: detail)
+        Problem(status: 400, code: .invalidRequest, detail: detail)
     }
-    static let unauthorized = Problem(status: 401, code: "unauthorized", detail: "A valid bearer token is required.")
-    static let notFound = Problem(status: 404, code: "not-found", detail: "No such resource.")
+    static let unauthorized = Problem(status: 401, code: .unauthorized, detail: "A valid bearer token is required.")
+    static let notFound = Problem(status: 404, code: .notFound, detail: "No such resource.")
     static let unavailable = Problem(
-        status: 503, code: "service-unavailable", detail: "The database is unavailable; try again shortly.",
+        status: 503, code: .serviceUnavailable, detail: "The database is unavailable; try again shortly.",
         headers: [("Retry-After", "1")])
     static func internalFailure(cause: String) -> Problem {
-        var problem = Problem(status: 500, code: "internal", detail: "Internal error.")
+        var problem = Problem(status: 500, code: .internal, detail: "Internal error.")
         problem.cause = cause
         return problem
     }
     static let hashingBusy = Problem(
-        status: 503, code: "service-unavailable", detail: "Too many password checks are waiting; try again shortly.",
+        status: 503, code: .serviceUnavailable, detail: "Too many password checks are waiting; try again shortly.",
         headers: [("Retry-After", "1")])
     static let reauthenticationRequired = Problem(
-        status: 403, code: "reauthentication-required",
+        status: 403, code: .reauthenticationRequired,
         detail: "This change needs a recent sign-in; sign in again and retry.")
     static let payloadTooLarge = Problem(
-        status: 413, code: "payload-too-large", detail: "Request bodies are limited to 65536 bytes.")
+        status: 413, code: .payloadTooLarge, detail: "Request bodies are limited to 65536 bytes.")
 
     static func rateLimited(retryAfter: Int) -> Problem {
         Problem(
-            status: 429, code: "rate-limited", detail: "Too many requests; retry later.",
+            status: 429, code: .rateLimited, detail: "Too many requests; retry later.",
             headers: [("Retry-After", String(max(1, retryAfter)))])
     }
 
@@ -55,18 +57,18 @@ struct Problem: Error, Sendable {
     static func httpLayer(status: Int) -> Problem {
         switch status {
         case 413: payloadTooLarge
-        case 431: Problem(status: 431, code: "invalid-request", detail: "The request head is too large.")
+        case 431: Problem(status: 431, code: .invalidRequest, detail: "The request head is too large.")
         case 503:
             Problem(
-                status: 503, code: "service-unavailable", detail: "The server is shutting down.",
+                status: 503, code: .serviceUnavailable, detail: "The server is shutting down.",
                 headers: [("Connection", "close")])
-        default: Problem(status: status, code: "invalid-request", detail: "The request is malformed or ambiguous.")
+        default: Problem(status: status, code: .invalidRequest, detail: "The request is malformed or ambiguous.")
         }
     }
 
     static func methodNotAllowed(allow: [String]) -> Problem {
         Problem(
-            status: 405, code: "method-not-allowed", detail: "This method is not allowed here.",
+            status: 405, code: .methodNotAllowed, detail: "This method is not allowed here.",
             headers: [("Allow", allow.joined(separator: ", "))])
     }
 
@@ -88,18 +90,9 @@ struct Problem: Error, Sendable {
         }
     }
 
-    private struct Body: Encodable {
-        let type = "about:blank"
-        let title: String
-        let status: Int
-        let detail: String
-        let code: String
-        let reason: String?
-    }
-
     var response: HTTPResponse {
-        let body = WireJSON.encode(
-            Body(title: Self.phrase(status), status: status, detail: detail, code: code, reason: reason))
+        let body = WireJSON.body(
+            ProblemDetails(title: Self.phrase(status), status: status, detail: detail, code: code, reason: reason))
         return HTTPResponse(
             status: status, headers: [("Content-Type", "application/problem+json")] + headers, body: body)
     }

@@ -8,9 +8,9 @@ enum ProblemMapping {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .weakPassword:
             Problem(
-                status: 400, code: "weak-password", detail: "Passwords need at least 8 characters (at most 1024 bytes)."
+                status: 400, code: .weakPassword, detail: "Passwords need at least 8 characters (at most 1024 bytes)."
             )
-        case .emailTaken: Problem(status: 409, code: "email-taken", detail: "An account with this email exists.")
+        case .emailTaken: Problem(status: 409, code: .emailTaken, detail: "An account with this email exists.")
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .hashingBusy: .hashingBusy
         case .unavailable: .unavailable
@@ -22,7 +22,7 @@ enum ProblemMapping {
         switch error {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .invalidCredentials:
-            Problem(status: 401, code: "invalid-credentials", detail: "The email or password is not right.")
+            Problem(status: 401, code: .invalidCredentials, detail: "The email or password is not right.")
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .hashingBusy: .hashingBusy
         case .unavailable: .unavailable
@@ -34,7 +34,7 @@ enum ProblemMapping {
         switch error {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .invalidCredentials:
-            Problem(status: 401, code: "invalid-credentials", detail: "The email or recovery code is not right.")
+            Problem(status: 401, code: .invalidCredentials, detail: "The email or recovery code is not right.")
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
@@ -52,7 +52,7 @@ enum ProblemMapping {
         switch error {
         case .conditionalNotAllowed:
             Problem(
-                status: 403, code: "conditional-not-allowed",
+                status: 403, code: .conditionalNotAllowed,
                 detail: "Conditional registration needs a recent password sign-in.")
         case .reauthenticationRequired: .reauthenticationRequired
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
@@ -86,14 +86,14 @@ enum ProblemMapping {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .registrationUnavailable:
             Problem(
-                status: 400, code: "registration-unavailable",
+                status: 400, code: .registrationUnavailable,
                 detail: "The registration is unknown, expired or completed.")
         case .verificationFailed(let failure): verificationFailed(failure)
         case .registrationMismatch:
             Problem(
-                status: 400, code: "registration-mismatch",
+                status: 400, code: .registrationMismatch,
                 detail: "Email or display name differ from those given at start.")
-        case .emailTaken: Problem(status: 409, code: "email-taken", detail: "An account with this email exists.")
+        case .emailTaken: Problem(status: 409, code: .emailTaken, detail: "An account with this email exists.")
         case .credentialExists: credentialExists
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
@@ -113,10 +113,10 @@ enum ProblemMapping {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .challengeUnavailable: challengeUnavailable
         case .unknownCredential:
-            Problem(status: 401, code: "unknown-credential", detail: "This passkey is not registered here.")
+            Problem(status: 401, code: .unknownCredential, detail: "This passkey is not registered here.")
         case .authenticationFailed:
             // The reason is logged, never told: it would help an attacker.
-            Problem(status: 401, code: "authentication-failed", detail: "The passkey sign-in could not be verified.")
+            Problem(status: 401, code: .authenticationFailed, detail: "The passkey sign-in could not be verified.")
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
@@ -128,15 +128,15 @@ enum ProblemMapping {
         case .reauthenticationRequired: .reauthenticationRequired
         case .lastCredential:
             Problem(
-                status: 409, code: "last-credential",
+                status: 409, code: .lastCredential,
                 detail: "This would leave the account with no way to sign in.")
         case .passkeyNotYetUsed:
             Problem(
-                status: 409, code: "passkey-not-yet-used",
+                status: 409, code: .passkeyNotYetUsed,
                 detail: "Sign in with a passkey once before removing the password.")
         case .recoveryNotSetUp:
             Problem(
-                status: 409, code: "recovery-not-set-up",
+                status: 409, code: .recoveryNotSetUp,
                 detail: "Create recovery codes before removing the password.")
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
@@ -144,14 +144,14 @@ enum ProblemMapping {
     }
 
     private static let challengeUnavailable = Problem(
-        status: 400, code: "challenge-unavailable", detail: "The challenge is unknown, expired or already used.")
+        status: 400, code: .challengeUnavailable, detail: "The challenge is unknown, expired or already used.")
 
     private static let credentialExists = Problem(
-        status: 409, code: "credential-exists", detail: "This passkey is already registered.")
+        status: 409, code: .credentialExists, detail: "This passkey is already registered.")
 
     private static func verificationFailed(_ failure: CredentialVerificationFailure) -> Problem {
         Problem(
-            status: 400, code: "registration-verification-failed",
+            status: 400, code: .registrationVerificationFailed,
             detail: "The authenticator's response could not be verified.", reason: failure.reason)
     }
 }

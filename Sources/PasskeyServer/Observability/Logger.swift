@@ -1,4 +1,5 @@
 internal import Foundation
+internal import PasskeyWire
 internal import Synchronization
 
 /// One logfmt line per event on standard error (or another sink). Values are quoted when

@@ -1,0 +1,9 @@
+public import PasskeyWire
+
+/// The contract's answers under the names an app uses (they are the server's own wire types).
+public typealias PasskeySession = SessionResponseBody
+public typealias PasskeyAccount = AccountResponseBody
+public typealias Passkey = PasskeyResponseBody
+public typealias PasskeySessionInfo = SessionInfoResponseBody
+public typealias PasskeyRecoveryCodes = RecoveryCodesResponseBody
+public typealias PasskeyErrorCode = ErrorCode

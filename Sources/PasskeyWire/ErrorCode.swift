@@ -1,0 +1,27 @@
+/// The `code` of every problem+json answer: the contract's list (../shared/spec.md, "Error
+/// codes"). The server can only answer with these, and a client can switch over them.
+public enum ErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
+    case invalidRequest = "invalid-request"
+    case weakPassword = "weak-password"
+    case emailTaken = "email-taken"
+    case invalidCredentials = "invalid-credentials"
+    case rateLimited = "rate-limited"
+    case unauthorized = "unauthorized"
+    case conditionalNotAllowed = "conditional-not-allowed"
+    case challengeUnavailable = "challenge-unavailable"
+    case registrationUnavailable = "registration-unavailable"
+    case registrationMismatch = "registration-mismatch"
+    case registrationVerificationFailed = "registration-verification-failed"
+    case credentialExists = "credential-exists"
+    case authenticationFailed = "authentication-failed"
+    case unknownCredential = "unknown-credential"
+    case lastCredential = "last-credential"
+    case passkeyNotYetUsed = "passkey-not-yet-used"
+    case notFound = "not-found"
+    case methodNotAllowed = "method-not-allowed"
+    case payloadTooLarge = "payload-too-large"
+    case serviceUnavailable = "service-unavailable"
+    case `internal` = "internal"
+    case reauthenticationRequired = "reauthentication-required"
+    case recoveryNotSetUp = "recovery-not-set-up"
+}

@@ -41,12 +41,15 @@ async function removePassword(ctx, button) {
       say("Your password was removed. You sign in with passkeys from now on.", "success");
       await ctx.refresh();
     } catch (e) {
-      if (e instanceof ApiError && e.code !== "unauthorized") {
-        const why = $("password-why");
-        why.textContent = `Not removed: ${messageForCode(e.code, e.status)}`;
-        why.hidden = false;
+      const refusal = e instanceof ApiError && ["passkey-not-yet-used", "recovery-not-set-up"].includes(e.code);
+      if (!refusal) {
+        ctx.fail(e);
+        return;
       }
-      ctx.fail(e);
+      const why = $("password-why");
+      why.textContent = messageForCode(e.code, e.status);
+      why.hidden = false;
+      say("The password was not removed: the reason is shown under the button.", "error");
     }
   });
 }

@@ -5,9 +5,10 @@
 import { api, ApiError } from "./api.js";
 import { messageForCode, messageForCeremony } from "./messages.js";
 import { loadSession, saveSession, clearSession } from "./session.js";
-import { $, say, setState, whileBusy, showView } from "./ui.js";
+import { $, say, setState, whileBusy, showView, fields, valid } from "./ui.js";
 import * as webauthn from "./webauthn.js";
 import { wireAccount, renderAccount } from "./account.js";
+import { tryAutomaticUpgrade } from "./passkeys.js";
 
 const state = {
   session: loadSession(),
@@ -195,22 +196,6 @@ async function passkeySignIn(button) {
 }
 
 // ---- password accounts ----
-function fields(form) {
-  const values = {};
-  for (const [name, value] of new FormData(form)) values[name] = typeof value === "string" ? value.trim() : value;
-  return values;
-}
-
-/** Checks the form's own constraints; says what is missing and focuses it. */
-function valid(form) {
-  const invalid = [...form.elements].find((e) => e.willValidate && !e.checkValidity());
-  if (!invalid) return true;
-  const label = form.querySelector(`label[for="${invalid.id}"]`);
-  say(`${label ? label.textContent : "A field"}: ${invalid.validationMessage}`, "error");
-  invalid.focus();
-  return false;
-}
-
 async function passwordSignUp(event) {
   event.preventDefault();
   const form = event.currentTarget;
@@ -247,31 +232,7 @@ async function passwordSignIn(event) {
       fail(e);
     }
   });
-  if (account && account.passkeys.length === 0) automaticPasskeyUpgrade();
-}
-
-/**
- * Automatic Passkey Upgrade right after a password sign-in: a conditional create that the
- * browser completes silently when its password manager allows it. Any failure is silent; the
- * user stays signed in and has the "Add a passkey" button.
- */
-async function automaticPasskeyUpgrade() {
-  if (!(await webauthn.conditionalCreateAvailable())) {
-    setState("upgrade", "unavailable");
-    return;
-  }
-  setState("upgrade", "pending");
-  try {
-    const options = await ctx.call("POST", "/v1/passkeys/registrations", { mode: "conditional" });
-    rememberRelyingParty(options);
-    const credential = await webauthn.createCredential(options.publicKey, "conditional");
-    await ctx.call("POST", "/v1/passkeys/registrations/finish", { challengeID: options.challengeID, credential });
-    setState("upgrade", "done");
-    say("Your password manager saved a passkey for this account: next time, sign in with it.", "success");
-    await ctx.refresh();
-  } catch (e) {
-    setState("upgrade", e && e.name === "AbortError" ? "stopped" : "failed");
-  }
+  if (account && account.passkeys.length === 0) tryAutomaticUpgrade(ctx);
 }
 
 // ---- a new account with a passkey only ----

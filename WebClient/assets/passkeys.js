@@ -1,8 +1,9 @@
-// The passkeys section: the list (name, authenticator, created, last used), rename, delete, and
-// the "Add a passkey" button (a modal create; it needs a recent sign-in).
+// The passkeys section: the list (name, authenticator, created, last used), rename, delete, the
+// "Add a passkey" button (a modal create; it needs a recent sign-in), and Automatic Passkey
+// Upgrade (a conditional create right after a password sign-in).
 
 import { describeAuthenticator, formatTime } from "./messages.js";
-import { $, say, whileBusy, confirmDialog } from "./ui.js";
+import { $, say, setState, whileBusy, confirmDialog } from "./ui.js";
 import * as webauthn from "./webauthn.js";
 
 let account = null;
@@ -116,6 +117,30 @@ async function addPasskey(ctx, button) {
       ctx.fail(e, "create");
     }
   });
+}
+
+/**
+ * Automatic Passkey Upgrade right after a password sign-in: a conditional create that the
+ * browser completes silently when its password manager allows it. Any failure is silent; the
+ * user stays signed in and has the "Add a passkey" button.
+ */
+export async function tryAutomaticUpgrade(ctx) {
+  if (!(await webauthn.conditionalCreateAvailable())) {
+    setState("upgrade", "unavailable");
+    return;
+  }
+  setState("upgrade", "pending");
+  try {
+    const options = await ctx.call("POST", "/v1/passkeys/registrations", { mode: "conditional" });
+    ctx.rememberRelyingParty(options);
+    const credential = await webauthn.createCredential(options.publicKey, "conditional");
+    await ctx.call("POST", "/v1/passkeys/registrations/finish", { challengeID: options.challengeID, credential });
+    setState("upgrade", "done");
+    say("Your password manager saved a passkey for this account: next time, sign in with it.", "success");
+    await ctx.refresh();
+  } catch (e) {
+    setState("upgrade", e && e.name === "AbortError" ? "stopped" : "failed");
+  }
 }
 
 function focusItem(credentialID, selector) {

@@ -94,3 +94,20 @@ export function confirmDialog(title, text, confirmLabel) {
     $("confirm-cancel").focus();
   });
 }
+
+/** A form's named values, trimmed. */
+export function fields(form) {
+  const values = {};
+  for (const [name, value] of new FormData(form)) values[name] = typeof value === "string" ? value.trim() : value;
+  return values;
+}
+
+/** Checks the form's own constraints; says what is missing and focuses it. */
+export function valid(form) {
+  const invalid = [...form.elements].find((e) => e.willValidate && !e.checkValidity());
+  if (!invalid) return true;
+  const label = form.querySelector(`label[for="${invalid.id}"]`);
+  say(`${label ? label.textContent : "A field"}: ${invalid.validationMessage}`, "error");
+  invalid.focus();
+  return false;
+}

@@ -23,7 +23,9 @@ COPY --from=build /passkey-server /usr/local/bin/passkey-server
 COPY Migrations ./Migrations
 COPY openapi.json ./openapi.json
 COPY TrustAnchors ./TrustAnchors
-ENV PASSKEY_MIGRATIONS_DIR=/app/Migrations PASSKEY_OPENAPI_FILE=/app/openapi.json HOST=0.0.0.0 PORT=8080
+COPY WebClient ./WebClient
+ENV PASSKEY_MIGRATIONS_DIR=/app/Migrations PASSKEY_OPENAPI_FILE=/app/openapi.json \
+    PASSKEY_WEB_CLIENT_DIR=/app/WebClient HOST=0.0.0.0 PORT=8080
 USER passkey
 EXPOSE 8080
 ENTRYPOINT ["passkey-server"]

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Real-browser end-to-end test: headless Chromium with a CDP virtual authenticator runs the
-# passkey ceremonies of Tests/browser/index.html against a running passkey-server.
+# passkey ceremonies of Tests/browser/index.html against a running passkey-server (cross-origin),
+# then drives the server's own web client at / through its visible controls (same-origin);
+# screenshots of each web client step land in Tests/browser/screenshots/ (ignored by git).
 #
 #   PASSKEY_TEST_DATABASE_URL="host=… port=… user=postgres dbname=postgres" scripts/browser-test.sh
 #
@@ -162,12 +164,17 @@ page_port=$(wait_for_port "$http_pid" "$tmp/http.log" '^Serving HTTP on 127\.0\.
     || die "python3 -m http.server did not start"
 page="http://localhost:$page_port"
 
-DATABASE_URL="$db_conn" HOST=127.0.0.1 PORT=0 PASSKEY_RP_ID=localhost PASSKEY_ORIGINS="$page" \
-    CORS_ALLOWED_ORIGINS="$page" RATE_LIMIT_STARTS_PER_MINUTE=0 LOG_LEVEL=info \
-    PASSKEY_MIGRATIONS_DIR="$root/Migrations" "$exe" serve >"$tmp/server.log" 2>&1 &
+# The web client is same-origin, so the server's own origin must be allowed too: its port is
+# chosen here (a free one, from the kernel) instead of PORT=0.
+api_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+DATABASE_URL="$db_conn" HOST=127.0.0.1 PORT="$api_port" PASSKEY_RP_ID=localhost \
+    PASSKEY_ORIGINS="$page,http://localhost:$api_port" CORS_ALLOWED_ORIGINS="$page" RATE_LIMIT_STARTS_PER_MINUTE=0 \
+    LOG_LEVEL=info PASSKEY_MIGRATIONS_DIR="$root/Migrations" PASSKEY_WEB_CLIENT_DIR="$root/WebClient" \
+    "$exe" serve >"$tmp/server.log" 2>&1 &
 server_pid=$!
-api_port=$(wait_for_port "$server_pid" "$tmp/server.log" '.*event=listening.* port=([0-9]+).*' "passkey-server") \
-    || die "passkey-server did not start"
+listening=$(wait_for_port "$server_pid" "$tmp/server.log" '.*event=listening.* port=([0-9]+).*' "passkey-server") \
+    || die "passkey-server did not start (port $api_port)"
+[ "$listening" = "$api_port" ] || die "passkey-server listens on $listening, not $api_port"
 api="http://localhost:$api_port"
 for _ in $(seq 300); do # the server reports ready when its database answers
     curl_ok=$(python3 -c 'import sys, urllib.request as r
@@ -198,6 +205,28 @@ if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     echo "FAIL test-runner: test_browser.py exited with status $test_status$([ "$test_status" -eq 124 ] && echo ' (timed out after 300 s)')"
     failed=$((failed + 1))
 fi
+
+# ---- 4. the web client at /, through its visible controls ----
+shots="$root/Tests/browser/screenshots"
+rm -rf "$shots"
+WEB_URL="$api" CHROMIUM_BIN="$chromium" CHROMEDRIVER_BIN="$chromedriver" WORK_DIR="$tmp" \
+    SCREENSHOT_DIR="$shots" SUMMARY_FILE="$tmp/summary-web" \
+    timeout -k 10 180 "$venv/bin/python" -u Tests/browser/test_web_client.py &
+test_pid=$!
+web_status=0
+wait "$test_pid" || web_status=$?
+test_pid=""
+phase "web client tests finished (status $web_status, screenshots in Tests/browser/screenshots/)"
+web_passed=0 web_failed=0
+if [ -s "$tmp/summary-web" ]; then
+    read -r web_passed web_failed <"$tmp/summary-web"
+fi
+if [ "$web_status" -ne 0 ] && [ "$web_failed" -eq 0 ]; then
+    echo "FAIL test-runner: test_web_client.py exited with status $web_status$([ "$web_status" -eq 124 ] && echo ' (timed out after 180 s)')"
+    web_failed=1
+fi
+passed=$((passed + web_passed))
+failed=$((failed + web_failed))
 if [ "$failed" -ne 0 ]; then
     echo "browser-test: server log (last 20 lines):" >&2
     tail -n 20 "$tmp/server.log" | sed 's/^/    /' >&2

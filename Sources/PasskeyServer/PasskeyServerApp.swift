@@ -21,7 +21,7 @@ final class PasskeyServerApp: Sendable {
 
     init(
         configuration: ServerConfiguration, migrations: MigrationRunner, openAPI: [UInt8]?,
-        trustAnchors: TrustAnchors, clock: any Clock = SystemClock(),
+        webClient: WebClientFiles? = nil, trustAnchors: TrustAnchors, clock: any Clock = SystemClock(),
         logSink: @escaping @Sendable (String) -> Void = Logger.standardError
     ) throws(ConfigurationError) {
         self.configuration = configuration
@@ -149,6 +149,11 @@ final class PasskeyServerApp: Sendable {
         router.add("GET", "/.well-known/passkey-endpoints", operations.passkeyEndpoints)
         router.add("GET", "/openapi.json", operations.openAPIJSON)
         router.add("GET", "/openapi.yaml", operations.openAPIYAML)
+        if configuration.webClientEnabled {
+            let web = WebClientController(files: webClient)
+            router.add("GET", "/", web.index)
+            router.add("GET", "/assets/{file}", web.asset)
+        }
 
         self.pool = pool
         self.logger = logger
@@ -187,7 +192,10 @@ final class PasskeyServerApp: Sendable {
         }
         if request.method == "HEAD" { response.body = [] }
         response.headers.append(("X-Request-ID", requestID))
-        response.headers.append(("Cache-Control", "no-store"))
+        // API answers are never cached; the web client's files bring their own policy.
+        if !response.headers.contains(where: { $0.name.lowercased() == "cache-control" }) {
+            response.headers.append(("Cache-Control", "no-store"))
+        }
         if let origin = request.header("origin"), configuration.corsAllowedOrigins.contains(origin) {
             response.headers.append(("Access-Control-Allow-Origin", origin))
             response.headers.append(("Vary", "Origin"))

@@ -1,8 +1,9 @@
 internal import Foundation
 
-/// Finds files the executable needs at run time (the migrations folder, `openapi.json`):
-/// an environment variable, else the working directory, else beside the executable or one
-/// of its parents (a build folder inside the repository, or `/app` in the container).
+/// Finds files the executable needs at run time (the migrations folder, `openapi.json`, the
+/// web client's folder): an environment variable, else the working directory, else beside the
+/// executable or one of its parents (a build folder inside the repository, or `/app` in the
+/// container).
 enum ResourceLocator {
     static func locate(_ relativePath: String, override variable: String, environment: [String: String]) -> URL? {
         let fileManager = FileManager.default
@@ -27,5 +28,9 @@ enum ResourceLocator {
 
     static func openAPI(_ environment: [String: String]) -> URL? {
         locate("openapi.json", override: "PASSKEY_OPENAPI_FILE", environment: environment)
+    }
+
+    static func webClient(_ environment: [String: String]) -> URL? {
+        locate("WebClient", override: "PASSKEY_WEB_CLIENT_DIR", environment: environment)
     }
 }

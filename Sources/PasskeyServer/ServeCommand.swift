@@ -23,6 +23,13 @@ enum ServeCommand {
             return 1
         }
         let openAPI = ResourceLocator.openAPI(environment).flatMap { FileManager.default.contents(atPath: $0.path) }
+        let webClient: WebClientFiles?
+        do {
+            webClient = try loadWebClient(configuration: configuration, environment: environment)
+        } catch {
+            Console.error("passkey-server: \(error)")
+            return 1
+        }
         let trustAnchors: TrustAnchors
         do {
             trustAnchors = try configuration.loadTrustAnchors()
@@ -34,7 +41,7 @@ enum ServeCommand {
         do {
             app = try PasskeyServerApp(
                 configuration: configuration, migrations: MigrationRunner(migrations: migrations),
-                openAPI: openAPI.map { Array($0) }, trustAnchors: trustAnchors)
+                openAPI: openAPI.map { Array($0) }, webClient: webClient, trustAnchors: trustAnchors)
         } catch {
             Console.error("passkey-server: \(error)")
             return 1
@@ -62,6 +69,12 @@ enum ServeCommand {
             "event": "listening", "host": configuration.host, "port": String(server.port),
             "rp_id": configuration.policy.relyingPartyID,
         ])
+        if configuration.webClientEnabled, webClient == nil {
+            app.logger.warning([
+                "event": "web_client", "outcome": "missing",
+                "detail": "no WebClient folder found (set PASSKEY_WEB_CLIENT_DIR); / answers 404",
+            ])
+        }
         let sweeper = Task { await sweep(app) }
         let signal = await signals.wait()
         app.logger.info(["event": "shutdown", "signal": signal == SIGTERM ? "SIGTERM" : "SIGINT"])
@@ -71,6 +84,15 @@ enum ServeCommand {
         app.pool.close()
         app.logger.info(["event": "stopped"])
         return 0
+    }
+
+    /// The web client's files when `WEB_CLIENT` is on: a folder named by `PASSKEY_WEB_CLIENT_DIR`
+    /// must load; a folder found by looking around may be missing (nil, logged at start).
+    private static func loadWebClient(
+        configuration: ServerConfiguration, environment: [String: String]
+    ) throws(ConfigurationError) -> WebClientFiles? {
+        guard configuration.webClientEnabled, let folder = ResourceLocator.webClient(environment) else { return nil }
+        return try WebClientFiles.load(from: folder)
     }
 
     /// Deletes expired rows every minute in bounded batches, until cancelled.

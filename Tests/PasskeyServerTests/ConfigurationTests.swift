@@ -32,6 +32,9 @@ import Testing
         #expect(configuration.httpMaxConnectionsPerAddress == 64)
         #expect(configuration.httpRequestHeadTimeoutSeconds == 10)
         #expect(configuration.metricsToken == nil)
+        #expect(configuration.webClientEnabled)
+        #expect(
+            try ServerConfiguration.load(from: base.merging(["WEB_CLIENT": "off"]) { $1 }).webClientEnabled == false)
     }
 
     @Test(arguments: [
@@ -47,6 +50,7 @@ import Testing
         ("RATE_LIMIT_SIGNUPS_PER_ADDRESS", "-1"), ("PASSWORD_HASH_QUEUE_LIMIT", "0"),
         ("HTTP_MAX_CONNECTIONS", "0"), ("HTTP_MAX_CONNECTIONS_PER_ADDRESS", "x"),
         ("HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", "0"), ("METRICS_TOKEN", "short"), ("TRUSTED_PROXIES", "10.0.0.0/40"),
+        ("WEB_CLIENT", "yes"),
     ])
     func invalidValuesNameTheirVariable(_ variable: String, _ value: String) {
         var env = base

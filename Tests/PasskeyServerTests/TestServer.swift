@@ -32,9 +32,12 @@ final class TestServer: Sendable {
         let migrations = try Migration.load(from: PackagePaths.migrations)
         let openAPI = FileManager.default.contents(
             atPath: PackagePaths.root.appendingPathComponent("openapi.json").path)
+        let webClient =
+            configuration.webClientEnabled
+            ? try WebClientFiles.load(from: PackagePaths.root.appendingPathComponent("WebClient")) : nil
         app = try PasskeyServerApp(
             configuration: configuration, migrations: MigrationRunner(migrations: migrations),
-            openAPI: openAPI.map { Array($0) },
+            openAPI: openAPI.map { Array($0) }, webClient: webClient,
             trustAnchors: try configuration.loadTrustAnchors(), clock: clock, logSink: logSink)
         let app = self.app
         server = HTTPServer(

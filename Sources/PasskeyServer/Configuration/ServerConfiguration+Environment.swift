@@ -94,6 +94,12 @@ extension ServerConfiguration {
         if let metricsToken, metricsToken.utf8.count < 16 || metricsToken.utf8.count > 512 {
             throw ConfigurationError(variable: "METRICS_TOKEN", problem: "must be 16 to 512 bytes long")
         }
+        let webClientEnabled: Bool
+        switch reader.string("WEB_CLIENT", default: "on").lowercased() {
+        case "on": webClientEnabled = true
+        case "off": webClientEnabled = false
+        default: throw ConfigurationError(variable: "WEB_CLIENT", problem: "must be on or off")
+        }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let logLevel = LogLevel(rawValue: reader.string("LOG_LEVEL", default: "info").lowercased())
         guard let logLevel else {
@@ -116,7 +122,7 @@ extension ServerConfiguration {
                 "HTTP_MAX_CONNECTIONS_PER_ADDRESS", default: trustedProxies.isEmpty ? 64 : 0, range: 0...100_000),
             httpRequestHeadTimeoutSeconds: try reader.integer(
                 "HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", default: 10, range: 1...3_600),
-            metricsToken: metricsToken)
+            metricsToken: metricsToken, webClientEnabled: webClientEnabled)
     }
 
     /// `scheme://host[:port]` with nothing after it, or an Android key-hash facet.

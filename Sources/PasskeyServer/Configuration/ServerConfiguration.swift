@@ -31,6 +31,8 @@ struct ServerConfiguration: Sendable {
     var httpRequestHeadTimeoutSeconds: Int = 10
     /// `METRICS_TOKEN`: when set, `/metrics` needs it as a bearer token.
     var metricsToken: String?
+    /// `WEB_CLIENT`: serve the reference web client at `/` (on by default).
+    var webClientEnabled = true
 
     /// An Android app allowed to use the passkeys (`package.name@SHA256:FINGERPRINT`).
     struct AndroidApp: Sendable, Equatable {

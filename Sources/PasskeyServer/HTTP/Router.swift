@@ -40,17 +40,23 @@ struct Router: Sendable {
     }
 
     func match(method: String, path: String) -> Match {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         guard path.hasPrefix("/") else { return .notFound }
+        let segments = Self.segments(of: path)
         var allowed: [String] = []
         for route in routes {
-            guard let parameters = Self.parameters(of: route.segments, in: Array(segments)) else { continue }
+            guard let parameters = Self.parameters(of: route.segments, in: segments) else { continue }
             if route.method == method { return .found(route, parameters: parameters) }
             allowed.append(route.method)
         }
         if allowed.isEmpty { return .notFound }
         if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
         return .methodNotAllowed(allow: allowed + ["OPTIONS"])
+    }
+
+    /// A path's segments after the leading `/`; empty ones count (`/a//b` is not `/a/b`), except
+    /// that `/` itself has none, as the pattern `/` has none.
+    private static func segments(of path: String) -> [Substring] {
+        path == "/" ? [] : Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
     }
 
     /// The `{…}` values when `path` matches `pattern`, else nil.
@@ -70,7 +76,7 @@ struct Router: Sendable {
 
     /// The methods a path supports (for CORS preflight), empty when unknown.
     func methods(for path: String) -> [String] {
-        let segments = Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+        let segments = Self.segments(of: path)
         return routes.filter { Self.parameters(of: $0.segments, in: segments) != nil }.map(\.method)
     }
 }

@@ -1,0 +1,43 @@
+internal import Foundation
+internal import PasskeyHTTP
+
+/// `GET /` and `GET /assets/{file}`: the reference web client, from memory, with a strict
+/// Content-Security-Policy. `index.html` is revalidated on every load (`no-cache` + ETag), so a
+/// new deployment is picked up at once; assets may be cached for a few minutes.
+struct WebClientController: Sendable {
+    /// nil when `WEB_CLIENT` is on but the folder was not found: every request is then 404.
+    let files: WebClientFiles?
+
+    /// No inline script or style, nothing from another origin, no framing, no foreign form targets.
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        + "manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    static let indexCacheControl = "no-cache"
+    static let assetCacheControl = "public, max-age=300"
+
+    func index(_ context: RequestContext) async -> HTTPResponse {
+        guard let files else { return Problem.notFound.response }
+        return Self.response(files.index, cacheControl: Self.indexCacheControl, request: context.request)
+    }
+
+    func asset(_ context: RequestContext) async -> HTTPResponse {
+        guard let files, let name = context.pathParameters.first, let file = files.assets[name] else {
+            return Problem.notFound.response
+        }
+        return Self.response(file, cacheControl: Self.assetCacheControl, request: context.request)
+    }
+
+    private static func response(_ file: StaticFile, cacheControl: String, request: HTTPRequest) -> HTTPResponse {
+        let headers: [(name: String, value: String)] = [
+            ("Cache-Control", cacheControl), ("ETag", file.etag),
+            ("Content-Security-Policy", contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+        ]
+        if let tags = request.header("if-none-match"),
+            tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag })
+        {
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", file.contentType)] + headers, body: file.body)
+    }
+}

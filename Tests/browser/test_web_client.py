@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+"""The reference web client (WebClient/, served by the server at /) driven through its visible
+controls in headless Chromium with a CDP virtual authenticator, same-origin.
+
+Started by scripts/browser-test.sh, which provides:
+
+  WEB_URL           http://localhost:P (the server itself; PASSKEY_ORIGINS contains it)
+  CHROMIUM_BIN, CHROMEDRIVER_BIN
+  WORK_DIR          scratch folder (browser profile, driver log)
+  SCREENSHOT_DIR    where each step's PNG goes (Tests/browser/screenshots/, ignored by git)
+  SUMMARY_FILE      where "passed failed" is written for the script
+
+The steps run in order, one scenario; each prints PASS/FAIL, and a failed step fails every later
+one with "needs …". The page mirrors its state on <html data-view data-autofill data-upgrade
+data-busy>, and every wait polls that state (or the DOM) with a deadline; nothing waits on a
+fixed sleep. After every step the browser console must hold no error (level SEVERE: console.error,
+uncaught exceptions, CSP violations, failed loads) other than the HTTP errors that step
+deliberately provokes.
+"""
+
+import os
+import secrets
+import sys
+import time
+
+WEB_URL = os.environ["WEB_URL"].rstrip("/")
+CHROMIUM_BIN = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+CHROMEDRIVER_BIN = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
+WORK_DIR = os.environ.get("WORK_DIR", "/tmp")
+SCREENSHOT_DIR = os.environ.get("SCREENSHOT_DIR", os.path.join(WORK_DIR, "screenshots"))
+SUMMARY_FILE = os.environ.get("SUMMARY_FILE")
+WAIT_S = 20  # per wait; generous for a machine with both cores busy
+
+results = []
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+class Page:
+    def __init__(self):
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM_BIN
+        for arg in (
+            "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run",
+            "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+            "--disable-sync", "--disable-component-update", "--password-store=basic", "--window-size=1200,900",
+            f"--user-data-dir={os.path.join(WORK_DIR, 'chromium-profile-web')}",
+        ):
+            options.add_argument(arg)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        service = Service(executable_path=CHROMEDRIVER_BIN, log_output=os.path.join(WORK_DIR, "chromedriver-web.log"))
+        self.driver = webdriver.Chrome(service=service, options=options)
+        self.driver.set_page_load_timeout(30)
+        self.version = self.driver.capabilities.get("browserVersion", "?")
+        self.authenticator = None
+        self.allowed_errors = []  # (path, status) a step provokes on purpose
+
+    # ---- virtual authenticator (enableUI false: the browser shows no dialogs; a conditional
+    # request is answered at once when the authenticator holds a credential and presence is on) ----
+    def add_authenticator(self):
+        self.driver.execute_cdp_cmd("WebAuthn.enable", {"enableUI": False})
+        self.authenticator = self.driver.execute_cdp_cmd(
+            "WebAuthn.addVirtualAuthenticator",
+            {"options": {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+                         "hasUserVerification": True, "isUserVerified": True,
+                         "automaticPresenceSimulation": True}},
+        )["authenticatorId"]
+
+    def remove_authenticator(self):
+        self.driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": self.authenticator})
+        self.authenticator = None
+
+    def presence(self, on):
+        """Off: a request reaching the authenticator waits (a person who has not touched it yet)."""
+        self.driver.execute_cdp_cmd(
+            "WebAuthn.setAutomaticPresenceSimulation", {"authenticatorId": self.authenticator, "enabled": on})
+
+    def credentials(self):
+        return self.driver.execute_cdp_cmd(
+            "WebAuthn.getCredentials", {"authenticatorId": self.authenticator}).get("credentials", [])
+
+    # ---- the page ----
+    def el(self, css):
+        from selenium.webdriver.common.by import By
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def state(self):
+        return self.driver.execute_script("return Object.assign({}, document.documentElement.dataset)")
+
+    def text(self, css):
+        return self.driver.execute_script(
+            "const e = document.querySelector(arguments[0]); return e && !e.closest('[hidden]') ? e.textContent : ''",
+            css)
+
+    def wait(self, what, predicate):
+        deadline = time.monotonic() + WAIT_S
+        last = None
+        while time.monotonic() < deadline:
+            try:
+                last = predicate()
+                if last:
+                    return last
+            except Exception as e:  # noqa: BLE001 - the page may be mid-render; try again
+                last = e
+            time.sleep(0.05)
+        raise Failure(f"timed out after {WAIT_S} s waiting for {what}; state {self.state()}, "
+                      f"message {self.text('#message')!r}")
+
+    def wait_idle(self):
+        self.wait("no request running", lambda: self.state().get("busy", "0") == "0")
+
+    def wait_state(self, **expected):
+        self.wait(f"state {expected}", lambda: all(self.state().get(k) == v for k, v in expected.items()))
+
+    def wait_message(self, fragment):
+        self.wait(f"message containing {fragment!r}", lambda: fragment in self.text("#message"))
+
+    def type(self, css, value):
+        field = self.el(css)
+        field.clear()
+        field.send_keys(value)
+
+    def click(self, css):
+        self.wait(f"{css} enabled and visible", lambda: self.el(css).is_displayed() and self.el(css).is_enabled())
+        self.el(css).click()
+
+    def confirm(self):
+        self.wait("the confirm dialog", lambda: self.el("#confirm-dialog").get_attribute("open") is not None)
+        self.el("#confirm-ok").click()
+
+    def screenshot(self, name):
+        os.makedirs(SCREENSHOT_DIR, exist_ok=True)
+        self.driver.save_screenshot(os.path.join(SCREENSHOT_DIR, f"{name}.png"))
+
+    def console_errors(self):
+        """SEVERE console entries not provoked on purpose by the current step."""
+        errors = []
+        for entry in self.driver.get_log("browser"):
+            if entry.get("level") != "SEVERE":
+                continue
+            message = entry.get("message", "")
+            expected = any(
+                f"{WEB_URL}{path}" in message and f"status of {status}" in message
+                for path, status in self.allowed_errors)
+            if not expected:
+                errors.append(message)
+        self.allowed_errors = []
+        return errors
+
+    def quit(self):
+        try:
+            self.driver.quit()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def main():
+    try:
+        page = Page()
+        page.add_authenticator()
+    except Exception as e:  # noqa: BLE001
+        print(f"FAIL web_client_start: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}", flush=True)
+        results.append(False)
+        return finish()
+
+    run_id = secrets.token_hex(4)
+    a_email, c_email = f"web-a-{run_id}@example.com", f"web-c-{run_id}@example.com"
+    password = f"correct horse battery {run_id}"
+    failed_before = []
+
+    def step(number, name, fn):
+        label = f"web_{number:02d}_{name}"
+        if failed_before:
+            print(f"FAIL {label}: needs {failed_before[0]}", flush=True)
+            results.append(False)
+            return
+        try:
+            note = fn()
+            page.wait_idle()
+            page.screenshot(label)
+            errors = page.console_errors()
+            check(not errors, "browser console errors: " + " | ".join(errors[:5]))
+            results.append(True)
+            print(f"PASS {label}" + (f" ({note})" if note else ""), flush=True)
+        except Exception as e:  # noqa: BLE001 - reported, and later steps are skipped
+            results.append(False)
+            failed_before.append(label)
+            reason = str(e) if isinstance(e, Failure) else f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+            print(f"FAIL {label}: {reason}", flush=True)
+            try:
+                page.screenshot(label + "-failed")
+                for message in page.console_errors():
+                    print(f"    console: {message}", flush=True)
+            except Exception:  # noqa: BLE001
+                pass
+
+    def open_page():
+        page.driver.get(WEB_URL + "/")
+        page.wait_state(view="signed-out")
+        check(page.el("#sign-in-email").get_attribute("autocomplete") == "username webauthn",
+              "the sign-in email field lacks autocomplete=\"username webauthn\"")
+        # The conditional get starts on load; with no credential yet the virtual authenticator
+        # refuses it at once ("failed"); a real browser keeps it pending.
+        page.wait("the autofill request started", lambda: page.state().get("autofill") in ("pending", "failed"))
+        s = page.state()
+        check(s.get("passkeys") == "supported", f"the page says no passkey support: {s}")
+        return f"Chromium {page.version}, JSON helpers {s.get('json')}, autofill {s.get('autofill')}"
+
+    def password_sign_up():
+        page.type("#sign-up-email", a_email)
+        page.type("#sign-up-name", "Web A")
+        page.type("#sign-up-password", password)
+        page.click("#password-sign-up")
+        page.wait_message("account was created")
+        check(page.el("#sign-in-email").get_attribute("value") == a_email or
+              page.driver.execute_script("return document.getElementById('sign-in-email').value") == a_email,
+              "the sign-in form does not carry the new email")
+
+    def password_sign_in():
+        page.type("#sign-in-password", password)
+        page.click("#password-sign-in")
+        page.wait_state(view="account")
+        page.wait_message("Signed in with your password")
+        check(page.text("#account-email") == a_email, f"account email {page.text('#account-email')!r}")
+        check(page.text("#account-method") == "a password", f"method {page.text('#account-method')!r}")
+        # Automatic Passkey Upgrade was tried: conditional create stays pending headless (no
+        # password manager to approve it), or the browser lacks it.
+        upgrade = page.wait("the automatic upgrade attempt",
+                            lambda: page.state().get("upgrade") in ("pending", "unavailable", "failed", "done")
+                            and page.state().get("upgrade"))
+        check(page.text("#passkeys-empty"), "the empty passkey list is not explained")
+        return f"automatic upgrade {upgrade}"
+
+    def remove_password_refused():
+        page.allowed_errors.append(("/v1/account/password", 409))
+        page.click("#remove-password")
+        page.confirm()
+        page.wait("the reason for the refusal", lambda: "passkey" in page.text("#password-why"))
+        check("Remove password" in page.text("#remove-password"), "the remove button vanished")
+        return page.text("#password-why")[:60] + "…"
+
+    def modal_add():
+        page.click("#add-passkey")
+        page.wait_message("passkey was added")
+        page.wait("one passkey listed", lambda: len(page.driver.find_elements("css selector", "#passkey-list li")) == 1)
+        check(len(page.credentials()) == 1, "the virtual authenticator should hold one credential")
+        return f"upgrade now {page.state().get('upgrade')}"
+
+    def sign_out():
+        page.presence(False)  # the autofill request then waits, as for a person who picks nothing
+        page.click("#sign-out")
+        page.wait_state(view="signed-out", autofill="pending")
+        page.wait_message("signed out")
+
+    def passkey_button_sign_in():
+        page.presence(True)
+        page.click("#passkey-sign-in")
+        page.wait_state(view="account")
+        page.wait_message("Signed in with your passkey")
+        check(page.text("#account-email") == a_email, "signed in to another account")
+        check(page.text("#account-method") == "a passkey", f"method {page.text('#account-method')!r}")
+
+    def account_lists_passkey():
+        items = page.driver.find_elements("css selector", "#passkey-list li")
+        check(len(items) == 1, f"{len(items)} passkeys listed")
+        name, meta, dates = page.text(".passkey-name"), page.text(".passkey-meta"), page.text(".passkey-dates")
+        check(name == "Passkey", f"name {name!r}")
+        check("authenticator" in meta.lower(), f"authenticator {meta!r}")
+        check(dates.startswith("Created ") and "Last used" in dates and "never" not in dates, f"dates {dates!r}")
+        return f"{name}: {meta}; {dates}"
+
+    def rename():
+        page.click("#passkey-list .rename")
+        page.wait("the rename field focused", lambda: page.driver.execute_script(
+            "return document.activeElement && document.activeElement.classList.contains('rename-input')"))
+        page.type("#passkey-list .rename-input", "Test laptop")
+        page.click("#passkey-list .rename-save")
+        page.wait("the new name", lambda: page.text(".passkey-name") == "Test laptop")
+        page.wait_message("Renamed")
+
+    def remove_password():
+        page.click("#remove-password")
+        page.confirm()
+        page.wait_message("password was removed")
+        page.wait("no password", lambda: "no password" in page.text("#password-state"))
+        check(not page.el("#remove-password").is_displayed(), "the remove button is still shown")
+
+    def autofill_sign_in():
+        page.presence(False)
+        page.click("#sign-out")
+        page.wait_state(view="signed-out", autofill="pending")
+        # A fresh load starts the conditional get; with presence on, the virtual authenticator
+        # answers it as a person picking the passkey from the email field's autofill would.
+        page.presence(True)
+        page.driver.refresh()
+        page.wait_state(view="account", autofill="used")
+        page.wait_message("Signed in with your passkey")
+        check(page.text("#account-email") == a_email, "autofill signed in to another account")
+
+    def passkey_only_account():
+        page.presence(False)
+        page.click("#sign-out")
+        page.wait_state(view="signed-out", autofill="pending")
+        page.remove_authenticator()  # a second device, holding no passkey yet
+        page.add_authenticator()
+        page.type("#passkey-account-email", c_email)
+        page.type("#passkey-account-name", "Web C")
+        page.click("#passkey-account-create")
+        page.wait_state(view="account")
+        page.wait_message("created with a passkey")
+        check(page.text("#account-email") == c_email, f"account {page.text('#account-email')!r}")
+        check("no password" in page.text("#password-state"), "a passkey-only account shows a password")
+        check(len(page.driver.find_elements("css selector", "#passkey-list li")) == 1, "one passkey expected")
+
+    def last_passkey_kept():
+        page.allowed_errors.append(("/v1/passkeys/", 409))
+        page.click("#passkey-list .delete")
+        page.confirm()
+        page.wait_message("only way to sign in")
+        check(len(page.driver.find_elements("css selector", "#passkey-list li")) == 1, "the passkey vanished")
+
+    def phone_width():
+        page.driver.set_window_size(390, 844)
+        page.wait("a phone-width layout", lambda: page.driver.execute_script("return window.innerWidth") <= 400)
+        overflow = page.driver.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        check(overflow <= 0, f"the page scrolls sideways by {overflow}px at 390 px")
+
+    steps = [
+        ("open", open_page), ("password_sign_up", password_sign_up), ("password_sign_in", password_sign_in),
+        ("remove_password_refused", remove_password_refused), ("modal_add_passkey", modal_add),
+        ("sign_out", sign_out), ("passkey_sign_in_button", passkey_button_sign_in),
+        ("account_lists_passkey", account_lists_passkey), ("rename_passkey", rename),
+        ("remove_password", remove_password), ("autofill_sign_in", autofill_sign_in),
+        ("passkey_only_account", passkey_only_account), ("last_passkey_kept", last_passkey_kept),
+        ("phone_width", phone_width),
+    ]
+    try:
+        for number, (name, fn) in enumerate(steps, 1):
+            step(number, name, fn)
+    finally:
+        page.quit()
+    return finish()
+
+
+def finish():
+    passed = sum(1 for ok in results if ok)
+    failed = len(results) - passed
+    if SUMMARY_FILE:
+        with open(SUMMARY_FILE, "w", encoding="utf-8") as f:
+            f.write(f"{passed} {failed}\n")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+// Every problem+json `code` of the contract, and every WebAuthn error name, as a sentence a
+// person can act on. The server's `detail` is never shown: it is for developers.
+
+const CODES = {
+  "invalid-request": "Something in the form is not valid. Check the email address and name (1–64 characters).",
+  "weak-password": "Choose a longer password: at least 8 characters.",
+  "email-taken": "An account with this email address already exists. Sign in instead.",
+  "invalid-credentials": "That email address and password do not match an account.",
+  "rate-limited": "Too many attempts. Wait a little and try again.",
+  unauthorized: "Your session has ended. Sign in again.",
+  "conditional-not-allowed": "Automatic passkey creation is only possible right after a password sign-in.",
+  "challenge-unavailable": "That took too long or was already used. Please try again.",
+  "registration-unavailable": "That sign-up took too long or was already completed. Please start again.",
+  "registration-mismatch": "The email address or name changed during sign-up. Please start again.",
+  "registration-verification-failed": "The passkey could not be verified, so it was not saved.",
+  "credential-exists": "This passkey is already registered.",
+  "authentication-failed": "The passkey could not be verified. Try again, or use another sign-in method.",
+  "unknown-credential":
+    "This passkey is not registered here any more (it may have been deleted). Your password manager has been told; use another passkey or your password.",
+  "last-credential": "This is your only way to sign in. Add another passkey (or keep a password) before deleting it.",
+  "passkey-not-yet-used":
+    "The password stays until one of your passkeys has signed you in at least once: sign out, then sign in with a passkey.",
+  "recovery-not-set-up": "Set up recovery codes first, so that you can still get in if you lose your passkeys.",
+  "reauthentication-required": "For your safety this needs a recent sign-in. Sign in again, then repeat it.",
+  "not-found": "That no longer exists. The page has been refreshed.",
+  "method-not-allowed": "The server does not support this action.",
+  "payload-too-large": "That is too much data to send.",
+  "service-unavailable": "The service is busy or unavailable right now. Try again in a moment.",
+  internal: "Something went wrong on the server. Try again later.",
+  network: "The server could not be reached. Check your connection and try again.",
+};
+
+/** The message for an ApiError (or anything with a `code`). */
+export function messageForCode(code, status) {
+  if (CODES[code]) return CODES[code];
+  return status ? `The request failed (HTTP ${status}).` : "Something went wrong.";
+}
+
+/** The message for an exception from navigator.credentials.create/get. */
+export function messageForCeremony(error, ceremony, rpId) {
+  switch (error && error.name) {
+    case "NotAllowedError":
+      return ceremony === "create"
+        ? "No passkey was created: the request was cancelled or timed out."
+        : "No passkey was used: the request was cancelled, timed out, or no passkey for this site was found.";
+    case "InvalidStateError":
+      return "This device or password manager already holds a passkey for this account.";
+    case "SecurityError":
+      return `The browser refused: this page's address does not belong to the passkey domain "${rpId}". Open the page at that domain (for a local server: http://localhost:8080/, not 127.0.0.1).`;
+    case "NotSupportedError":
+      return "This browser or device cannot create a passkey of the kind this site needs.";
+    case "AbortError":
+      return "The passkey request was stopped.";
+    default:
+      return "The passkey request failed in the browser.";
+  }
+}
+
+/** Known AAGUIDs → provider names (the server's own list names new passkeys the same way). */
+const AUTHENTICATORS = {
+  "fbfc3007-154e-4ecc-8c0b-6e020557d7bd": "iCloud Keychain",
+  "dd4ec289-e01d-41c9-bb89-70fa845d4bf2": "iCloud Keychain (Managed)",
+  "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4": "Google Password Manager",
+  "adce0002-35bc-c60a-648b-0b25f1f05503": "Chrome on Mac",
+  "08987058-cadc-4b81-b6e1-30de50dcbe96": "Windows Hello",
+  "9ddd1817-af5a-4672-a2b9-3e3dd95000a9": "Windows Hello",
+  "6028b017-b1d4-4c02-b4b3-afcdafc96bb2": "Windows Hello",
+  "bada5566-a7aa-401f-bd96-45619a55120d": "1Password",
+  "d548826e-79b4-db40-a3d8-11116f7e8349": "Bitwarden",
+  "531126d6-e717-415c-9320-3d9aa6981239": "Dashlane",
+  "53414d53-554e-4700-0000-000000000000": "Samsung Pass",
+  "b84e4048-15dc-4dd0-8640-f4f60813c8af": "NordPass",
+  "0ea242b4-43c4-4a1b-8b17-dd6d0b6baec6": "Keeper",
+  "f3809540-7f14-49c1-a8b3-8f813b225541": "Enpass",
+};
+
+/** "iCloud Keychain, synced", "Unknown authenticator, this device only", … */
+export function describeAuthenticator(passkey) {
+  const name = AUTHENTICATORS[passkey.aaguid] || "Unknown authenticator";
+  const where = passkey.backupEligible ? (passkey.backupState ? "synced" : "can sync") : "this device only";
+  return `${name}, ${where}`;
+}
+
+/** A timestamp for people, in their locale; "never" for null. */
+export function formatTime(iso) {
+  if (!iso) return "never";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}

@@ -1,0 +1,55 @@
+// The password section: whether the account still has one, and removing it (stage ③ of the
+// migration) once the server allows it. A refusal is shown next to the button, in words.
+
+import { ApiError } from "./api.js";
+import { messageForCode } from "./messages.js";
+import { $, say, whileBusy, confirmDialog } from "./ui.js";
+
+export function wire(ctx) {
+  $("remove-password").addEventListener("click", (e) => removePassword(ctx, e.currentTarget));
+}
+
+export function render(ctx, account) {
+  const why = $("password-why");
+  why.hidden = true;
+  why.textContent = "";
+  if (!account.hasPassword) {
+    $("password-state").textContent = "This account has no password: it signs in with passkeys only.";
+    $("remove-password").hidden = true;
+    return;
+  }
+  const used = account.passkeys.some((p) => p.lastUsedAt);
+  $("password-state").textContent =
+    account.passkeys.length === 0
+      ? "This account signs in with a password. Add a passkey first; then you can remove the password."
+      : used
+        ? "This account has a password too. You may remove it and sign in with passkeys only."
+        : "This account has a password too. It can go once a passkey has signed you in.";
+  $("remove-password").hidden = false;
+}
+
+async function removePassword(ctx, button) {
+  const confirmed = await confirmDialog(
+    "Remove your password?",
+    "You will sign in with your passkeys only. Make sure you can still use one of them.",
+    "Remove password",
+  );
+  if (!confirmed) return;
+  await whileBusy(button, async () => {
+    try {
+      await ctx.call("DELETE", "/v1/account/password");
+      say("Your password was removed. You sign in with passkeys from now on.", "success");
+      await ctx.refresh();
+    } catch (e) {
+      const refusal = e instanceof ApiError && ["passkey-not-yet-used", "recovery-not-set-up"].includes(e.code);
+      if (!refusal) {
+        ctx.fail(e);
+        return;
+      }
+      const why = $("password-why");
+      why.textContent = messageForCode(e.code, e.status);
+      why.hidden = false;
+      say("The password was not removed: the reason is shown under the button.", "error");
+    }
+  });
+}

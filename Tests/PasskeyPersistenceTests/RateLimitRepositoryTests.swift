@@ -67,7 +67,9 @@ import Testing
     /// waiter holds a connection while the database serialises it; in the server a per-key
     /// `AttemptGate` queues one instance's burst without connections, see AttemptGateTests.)
     @Test func attemptsHoldTheLimitUnderARealRace() async throws {
-        try await withTestDatabase(maximumConnections: 16) { _, pool in
+        // One connection per attempt: they wait on the database's lock, never on the pool (whose
+        // acquire timeout a loaded machine would otherwise reach).
+        try await withTestDatabase(maximumConnections: 32) { _, pool in
             let limits = PostgresRateLimitRepository(pool: pool)
             let budget = AttemptLimits(perEmail: 10, perAddress: 1_000, window: 900)
             let allowed = try await withThrowingTaskGroup(of: Bool.self) { group in

@@ -4,7 +4,8 @@ internal import PasskeyLibpq
 internal import PasskeyPersistence
 
 /// Entry point of the `passkey-server` executable: `serve` (default), `migrate`, `sweep`,
-/// `recovery-code EMAIL`, `import-passwords FILE`, `verify-response FILE…`, each with `--help`.
+/// `recovery-code EMAIL`, `healthcheck`, `import-passwords FILE`, `verify-response FILE…`, each
+/// with `--help`.
 package enum PasskeyCommandLine {
     package static func main() async {
         let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
@@ -19,6 +20,7 @@ package enum PasskeyCommandLine {
           migrate                   apply pending database migrations and exit
           sweep                     delete expired challenges, registrations and sessions once
           recovery-code EMAIL       issue one single-use recovery code (support desk), print it on stdout
+          healthcheck [--ready]     exit 0 when the local server answers /healthz (/readyz) with 200
           import-passwords FILE     import password users from JSON lines, all or nothing
           verify-response FILE...   verify captured WebAuthn ceremonies offline
 
@@ -50,6 +52,8 @@ package enum PasskeyCommandLine {
                 return 0
             }
             return await MaintenanceCommands.sweep(environment: environment)
+        case "healthcheck":
+            return HealthcheckCommand.run(arguments: rest, environment: environment)
         case "recovery-code":
             return await RecoveryCodeCommand.run(arguments: rest, environment: environment)
         case "import-passwords":

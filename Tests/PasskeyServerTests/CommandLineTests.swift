@@ -62,9 +62,27 @@ import Testing
         let badPort = try run(["serve"], environment: ["DATABASE_URL": "host=/tmp dbname=x", "PORT": "nope"])
         #expect(badPort.status != 0)
         #expect(badPort.output.contains("PORT"))
-        for command in ["serve", "migrate", "sweep", "recovery-code", "import-passwords", "verify-response"] {
+        for command in [
+            "serve", "migrate", "sweep", "recovery-code", "healthcheck", "import-passwords", "verify-response",
+        ] {
             #expect(try run([command, "--help"]).status == 0, "\(command) --help")
         }
+    }
+
+    /// The container health check through the real executable: 0 against a live server, 1 when
+    /// nothing listens, `--ready` asks /readyz.
+    @Test func healthcheckAnswersForTheLocalServer() async throws {
+        try await withServer { server, _ in
+            let port = String(server.server.port)
+            let live = try self.run(["healthcheck"], environment: ["PORT": port])
+            #expect(live.status == 0)
+            let ready = try self.run(["healthcheck", "--ready"], environment: ["PORT": port])
+            #expect(ready.status == 0)
+        }
+        let closed = try run(["healthcheck"], environment: ["PORT": "1"])
+        #expect(closed.status == 1)
+        #expect(closed.output.contains("no answer"))
+        #expect(try run(["healthcheck", "--bogus"]).status == 2)
     }
 
     /// Runs `passkey-server recovery-code EMAIL` on `database`; stdout and stderr apart.

@@ -23,6 +23,19 @@ fi
 command -v swift >/dev/null || { echo "deps: swift is not on PATH (Swift 6.x toolchain needed)" >&2; exit 1; }
 
 if [ "${1:-}" = "--with-test-tools" ]; then
+    # PgBouncer (Debian's 1.18) for the transaction-pooling tests (scripts/pgbouncer.sh).
+    if ! command -v pgbouncer >/dev/null; then
+        if [ "$(id -u)" -eq 0 ]; then
+            echo "deps: installing pgbouncer" >&2
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends pgbouncer >/dev/null \
+                || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends pgbouncer >/dev/null; }
+            # The package starts a system-wide service; the tests run their own.
+            service pgbouncer stop >/dev/null 2>&1 || true
+        else
+            echo "deps: missing Debian package: pgbouncer (run: sudo apt-get install pgbouncer)" >&2
+            exit 1
+        fi
+    fi
     # check-jsonschema (PyPI) validates docker-compose.yml; it lives in a project-local venv
     # (.tools/venv, ignored by git) so neither root's nor Debian's system Python is touched.
     venv=.tools/venv

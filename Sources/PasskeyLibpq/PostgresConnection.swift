@@ -8,9 +8,19 @@ package final class PostgresConnection {
     private let handle: OpaquePointer
     /// SQL text → name of the statement prepared on this connection.
     private var prepared: [String: String] = [:]
+    /// Named prepared statements and session settings; off behind a transaction-pooling PgBouncer.
+    private let preparedStatements: Bool
 
     /// Connects (blocking) with a libpq connection string or URI, then sets UTC and quiet notices.
-    package init(conninfo: String, applicationName: String = "passkey-server") throws(PostgresError) {
+    ///
+    /// With `preparedStatements: false` the connection keeps no session state, as PgBouncer's
+    /// transaction pooling needs (each transaction may run on another server connection): every
+    /// statement is sent unnamed (`PQexecParams`, still with binds) and nothing is `SET` for the
+    /// session (timestamps are read whatever the server's `TimeZone`).
+    package init(conninfo: String, applicationName: String = "passkey-server", preparedStatements: Bool = true)
+        throws(PostgresError)
+    {
+        self.preparedStatements = preparedStatements
         // Keywords first so that whatever the caller's string says overrides our defaults.
         let keywords = ["connect_timeout", "application_name", "dbname"]
         let values = ["5", applicationName, conninfo]
@@ -27,7 +37,7 @@ package final class PostgresConnection {
         }
         handle = connection
         PQsetNoticeReceiver(handle, { _, _ in }, nil)
-        try execute("SET TimeZone TO 'UTC'; SET client_min_messages TO warning")
+        if preparedStatements { try execute("SET TimeZone TO 'UTC'; SET client_min_messages TO warning") }
     }
 
     deinit { PQfinish(handle) }
@@ -57,10 +67,11 @@ package final class PostgresConnection {
         try check(result)
     }
 
-    /// Runs a parameterised statement, preparing it on first use on this connection.
+    /// Runs a parameterised statement, preparing it on first use on this connection (or sending
+    /// it unnamed when prepared statements are off).
     @discardableResult
     package func query(_ query: PostgresQuery) throws(PostgresError) -> PostgresResult {
-        let name = try statementName(for: query)
+        let name = preparedStatements ? try statementName(for: query) : nil
         let binds = query.binds
         let count = binds.count
         var values = [UnsafeMutablePointer<CChar>?](repeating: nil, count: count)
@@ -88,7 +99,11 @@ package final class PostgresConnection {
         }
         let result: OpaquePointer? = values.withUnsafeBufferPointer { valuesPointer in
             valuesPointer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { constValues in
-                PQexecPrepared(handle, name, Int32(count), constValues.baseAddress, lengths, formats, 0)
+                if let name {
+                    PQexecPrepared(handle, name, Int32(count), constValues.baseAddress, lengths, formats, 0)
+                } else {
+                    PQexecParams(handle, query.sql, Int32(count), nil, constValues.baseAddress, lengths, formats, 0)
+                }
             }
         }
         defer { PQclear(result) }

@@ -12,11 +12,17 @@ package final class PostgresConnectionPool: Sendable {
         package var conninfo: String
         package var maximumConnections: Int
         package var acquireTimeout: Duration
+        /// False behind a transaction-pooling PgBouncer (see `PostgresConnection.init`).
+        package var preparedStatements: Bool
 
-        package init(conninfo: String, maximumConnections: Int, acquireTimeout: Duration = .seconds(5)) {
+        package init(
+            conninfo: String, maximumConnections: Int, acquireTimeout: Duration = .seconds(5),
+            preparedStatements: Bool = true
+        ) {
             self.conninfo = conninfo
             self.maximumConnections = max(1, maximumConnections)
             self.acquireTimeout = acquireTimeout
+            self.preparedStatements = preparedStatements
         }
     }
 
@@ -140,10 +146,11 @@ package final class PostgresConnectionPool: Sendable {
     /// Connects on the new connection's own queue and hands the connection to `continuation`.
     private func open(generation: UInt64, for continuation: CheckedContinuation<PooledConnection, any Error>) {
         let conninfo = configuration.conninfo
+        let preparedStatements = configuration.preparedStatements
         let queue = DispatchQueue(label: "passkey.postgres.connection")
         queue.async { [self] in
             do {
-                let connection = try PostgresConnection(conninfo: conninfo)
+                let connection = try PostgresConnection(conninfo: conninfo, preparedStatements: preparedStatements)
                 continuation.resume(
                     returning: PooledConnection(connection: connection, queue: queue, generation: generation))
             } catch {

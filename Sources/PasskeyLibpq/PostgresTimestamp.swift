@@ -1,6 +1,7 @@
 internal import Foundation
 
-/// Reads and writes `timestamptz` text in UTC (the connection sets `TimeZone` to UTC).
+/// Reads and writes `timestamptz` text (the connection sets `TimeZone` to UTC where it may; any
+/// offset PostgreSQL writes is read correctly, for connections behind a pooler).
 enum PostgresTimestamp {
     /// `2026-11-29T18:00:00.123456Z`.
     static func format(_ date: Date) -> String {
@@ -24,7 +25,8 @@ enum PostgresTimestamp {
         return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(hh, 2)):\(pad(mm, 2)):\(pad(ss, 2)).\(pad(micros, 6))Z"
     }
 
-    /// Parses `2026-11-29 18:00:00[.ffffff]+00` (PostgreSQL's text output in UTC).
+    /// Parses `2026-11-29 18:00:00[.ffffff]+00` (PostgreSQL's text output; any `±HH[:MM[:SS]]`
+    /// offset).
     static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 19 else { return nil }
@@ -51,11 +53,31 @@ enum PostgresTimestamp {
             }
             if digits < 6 { for _ in digits..<6 { micros *= 10 } }
         }
-        // Only UTC output is expected: "+00" (possibly "+00:00").
-        let rest = String(decoding: bytes[index...], as: UTF8.self)
-        guard rest == "+00" || rest == "+00:00" || rest == "Z" || rest.isEmpty else { return nil }
+        let rest = Array(bytes[index...])
+        var offset: Int64 = 0
+        if !rest.isEmpty, rest != [UInt8(ascii: "Z")] {
+            // ±HH, ±HH:MM or ±HH:MM:SS (PostgreSQL's ISO output for the session's TimeZone).
+            guard rest[0] == UInt8(ascii: "+") || rest[0] == UInt8(ascii: "-"), [3, 6, 9].contains(rest.count) else {
+                return nil
+            }
+            var parts: [Int64] = []
+            var position = 1
+            while position < rest.count {
+                guard position + 2 <= rest.count, let part = number(index + position..<index + position + 2) else {
+                    return nil
+                }
+                parts.append(part)
+                position += 2
+                if position < rest.count {
+                    guard rest[position] == UInt8(ascii: ":") else { return nil }
+                    position += 1
+                }
+            }
+            let magnitude = (parts.first ?? 0) * 3600 + (parts.count > 1 ? parts[1] * 60 : 0) + (parts.count > 2 ? parts[2] : 0)
+            offset = rest[0] == UInt8(ascii: "-") ? -magnitude : magnitude
+        }
         let days = days(fromCivil: y, mo, d)
-        let seconds = days * 86_400 + h * 3600 + mi * 60 + s
+        let seconds = days * 86_400 + h * 3600 + mi * 60 + s - offset
         return Date(timeIntervalSince1970: Double(seconds) + Double(micros) / 1_000_000)
     }
 

@@ -1,7 +1,7 @@
 package import PasskeyLibpq
 
 /// Applies `Migrations/*.sql` in order, each in its own transaction, recorded in
-/// `schema_migrations` with a SHA-256 checksum, under a PostgreSQL advisory lock so
+/// `schema_migrations` with a SHA-256 checksum, under a transaction-scoped advisory lock so
 /// that several instances may start at once.
 package struct MigrationRunner: Sendable {
     /// Arbitrary constant shared by every instance of this server ("passkey" in ASCII).
@@ -14,14 +14,18 @@ package struct MigrationRunner: Sendable {
     }
 
     /// Applies what is pending and returns the names applied by this call.
+    ///
+    /// Every step is one transaction that first takes a transaction-scoped advisory lock
+    /// (`pg_advisory_xact_lock`), then reads what is applied and applies at most one file. So
+    /// several instances may migrate at once, and it works through PgBouncer's transaction
+    /// pooling too (a session lock could be taken on one server connection and released on
+    /// another there).
     package func migrate(pool: PostgresConnectionPool) async throws(MigrationError) -> [String] {
         let migrations = self.migrations
         let outcome: Result<[String], MigrationError>
         do {
             outcome = try await pool.withConnection { connection throws(PostgresError) in
-                try connection.query("SELECT pg_advisory_lock(\(Self.advisoryLockKey))")
-                defer { _ = try? connection.query("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))") }
-                return try Self.apply(migrations, on: connection)
+                try Self.apply(migrations, on: connection)
             }
         } catch {
             throw .database(error)
@@ -50,45 +54,62 @@ package struct MigrationRunner: Sendable {
     private static func apply(_ migrations: [Migration], on connection: PostgresConnection)
         throws(PostgresError) -> Result<[String], MigrationError>
     {
-        try connection.execute(
-            """
-            CREATE TABLE IF NOT EXISTS schema_migrations (
-                version    integer     PRIMARY KEY,
-                name       text        NOT NULL,
-                checksum   text        NOT NULL,
-                applied_at timestamptz NOT NULL DEFAULT now()
-            )
-            """)
-        let applied = try appliedChecksums(on: connection)
-        let known = Set(migrations.map(\.version))
-        if let unknown = applied.keys.sorted().first(where: { !known.contains($0) }) {
-            return .failure(.unknownAppliedVersion(unknown))
+        try connection.transaction { () throws(PostgresError) in
+            try lock(connection)
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version    integer     PRIMARY KEY,
+                    name       text        NOT NULL,
+                    checksum   text        NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
         }
+        let known = Set(migrations.map(\.version))
         var names: [String] = []
         for migration in migrations {
-            let checksum = try checksum(of: migration, on: connection)
-            if let recorded = applied[migration.version] {
-                guard recorded == checksum else {
-                    return .failure(.checksumMismatch(version: migration.version, name: migration.name))
-                }
-                continue
-            }
+            var outcome: Result<Bool, MigrationError> = .success(false)
             do {
                 try connection.transaction { () throws(PostgresError) in
+                    try lock(connection)
+                    // Read under the lock: what an instance before us applied is visible now.
+                    let applied = try appliedChecksums(on: connection)
+                    if let unknown = applied.keys.sorted().first(where: { !known.contains($0) }) {
+                        outcome = .failure(.unknownAppliedVersion(unknown))
+                        return
+                    }
+                    let checksum = try checksum(of: migration, on: connection)
+                    if let recorded = applied[migration.version] {
+                        if recorded != checksum {
+                            outcome = .failure(.checksumMismatch(version: migration.version, name: migration.name))
+                        }
+                        return
+                    }
                     try connection.execute(migration.sql)
                     try connection.query(
                         """
                         INSERT INTO schema_migrations (version, name, checksum)
                         VALUES (\(migration.version), \(migration.name), \(checksum))
                         """)
+                    outcome = .success(true)
                 }
             } catch {
                 if error.kind == .connection { throw error }
                 return .failure(.failed(name: migration.name, error))
             }
-            names.append(migration.name)
+            switch outcome {
+            case .failure(let failure): return .failure(failure)
+            case .success(true): names.append(migration.name)
+            case .success(false): continue
+            }
         }
         return .success(names)
+    }
+
+    /// The transaction-scoped advisory lock that serialises migration steps across instances.
+    private static func lock(_ connection: PostgresConnection) throws(PostgresError) {
+        try connection.query("SELECT pg_advisory_xact_lock(\(advisoryLockKey))")
     }
 
     private static func appliedChecksums(on connection: PostgresConnection) throws(PostgresError) -> [Int: String] {

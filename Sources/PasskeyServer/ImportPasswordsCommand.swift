@@ -67,7 +67,9 @@ enum ImportPasswordsCommand {
             return 1
         }
         let pool = PostgresConnectionPool(
-            configuration: .init(conninfo: configuration.databaseURL, maximumConnections: 1))
+            configuration: .init(
+                conninfo: configuration.databaseURL, maximumConnections: 1,
+                preparedStatements: configuration.databasePreparedStatements))
         defer { pool.close() }
         let total = records.count
         let useCase = PasswordImportUseCase(accounts: PostgresAccountRepository(pool: pool), clock: SystemClock())

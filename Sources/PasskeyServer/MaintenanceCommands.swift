@@ -51,7 +51,11 @@ enum MaintenanceCommands {
         }
         do {
             let migrations = try Migration.load(from: directory)
-            let pool = PostgresConnectionPool(configuration: .init(conninfo: url, maximumConnections: 1))
+            // `migrate` and `sweep` keep no session state either way; the switch only picks
+            // unnamed statements for a transaction-pooling PgBouncer.
+            let preparedStatements = environment["DATABASE_PREPARED_STATEMENTS"]?.lowercased() != "off"
+            let pool = PostgresConnectionPool(
+                configuration: .init(conninfo: url, maximumConnections: 1, preparedStatements: preparedStatements))
             return (pool, MigrationRunner(migrations: migrations))
         } catch {
             Console.error("passkey-server: \(error)")

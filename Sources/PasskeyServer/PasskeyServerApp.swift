@@ -30,7 +30,8 @@ final class PasskeyServerApp: Sendable {
         let metrics = Metrics()
         let pool = PostgresConnectionPool(
             configuration: .init(
-                conninfo: configuration.databaseURL, maximumConnections: configuration.databasePoolSize))
+                conninfo: configuration.databaseURL, maximumConnections: configuration.databasePoolSize,
+                preparedStatements: configuration.databasePreparedStatements))
         let accounts = PostgresAccountRepository(pool: pool)
         let passkeys = PostgresPasskeyCredentialRepository(pool: pool)
         let challenges = PostgresChallengeRepository(pool: pool)

@@ -45,6 +45,29 @@ package actor TestDatabaseServer {
         return TestDatabase(name: name, conninfo: "\(admin) dbname=\(name)")
     }
 
+    /// A fresh, empty database (no schema: for migration tests).
+    package func createEmptyDatabase() async throws -> TestDatabase {
+        let admin = try Self.adminConninfo()
+        let name = Self.prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await Self.adminExecute(admin, "CREATE DATABASE \(try Self.checked(name))")
+        return TestDatabase(name: name, conninfo: "\(admin) dbname=\(name)")
+    }
+
+    /// The conninfo of `database` through the PgBouncer (transaction pooling) that `make test`
+    /// starts in front of the test cluster and names in `PASSKEY_TEST_PGBOUNCER_URL`.
+    package static func pgBouncerConninfo(for database: TestDatabase) throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["PASSKEY_TEST_PGBOUNCER_URL"], !url.isEmpty else {
+            throw MissingPgBouncer()
+        }
+        return "\(url) dbname=\(database.name)"
+    }
+
+    package struct MissingPgBouncer: Error, CustomStringConvertible {
+        package var description: String {
+            "PASSKEY_TEST_PGBOUNCER_URL is not set: run the tests with `make test`, which starts PgBouncer in front of the throwaway PostgreSQL"
+        }
+    }
+
     /// Drops a database made here (refusing any other name).
     package func drop(_ database: TestDatabase) async throws {
         let admin = try Self.adminConninfo()

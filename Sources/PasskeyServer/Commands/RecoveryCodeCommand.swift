@@ -32,7 +32,9 @@ enum RecoveryCodeCommand {
             return 1
         }
         let pool = PostgresConnectionPool(
-            configuration: .init(conninfo: configuration.databaseURL, maximumConnections: 1))
+            configuration: .init(
+                conninfo: configuration.databaseURL, maximumConnections: 1,
+                preparedStatements: configuration.databasePreparedStatements))
         defer { pool.close() }
         let useCase = OperatorRecoveryCodeUseCase(
             recoveryCodes: PostgresRecoveryCodeRepository(pool: pool), random: OpenSSLRandomGenerator(),

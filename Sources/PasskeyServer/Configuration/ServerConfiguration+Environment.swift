@@ -90,6 +90,12 @@ extension ServerConfiguration {
             throw ConfigurationError(
                 variable: "TRUSTED_PROXIES", problem: "'\(invalid.entry)' is not an IP address or CIDR range")
         }
+        let preparedStatements: Bool
+        switch reader.string("DATABASE_PREPARED_STATEMENTS", default: "on").lowercased() {
+        case "on": preparedStatements = true
+        case "off": preparedStatements = false
+        default: throw ConfigurationError(variable: "DATABASE_PREPARED_STATEMENTS", problem: "must be on or off")
+        }
         let metricsToken = env["METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let metricsToken, metricsToken.utf8.count < 16 || metricsToken.utf8.count > 512 {
             throw ConfigurationError(variable: "METRICS_TOKEN", problem: "must be 16 to 512 bytes long")
@@ -122,7 +128,8 @@ extension ServerConfiguration {
                 "HTTP_MAX_CONNECTIONS_PER_ADDRESS", default: trustedProxies.isEmpty ? 64 : 0, range: 0...100_000),
             httpRequestHeadTimeoutSeconds: try reader.integer(
                 "HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", default: 10, range: 1...3_600),
-            metricsToken: metricsToken, webClientEnabled: webClientEnabled)
+            metricsToken: metricsToken, databasePreparedStatements: preparedStatements,
+            webClientEnabled: webClientEnabled)
     }
 
     /// `scheme://host[:port]` with nothing after it, or an Android key-hash facet.

@@ -31,6 +31,8 @@ struct ServerConfiguration: Sendable {
     var httpRequestHeadTimeoutSeconds: Int = 10
     /// `METRICS_TOKEN`: when set, `/metrics` needs it as a bearer token.
     var metricsToken: String?
+    /// `DATABASE_PREPARED_STATEMENTS` (`on`/`off`): off behind a transaction-pooling PgBouncer.
+    var databasePreparedStatements: Bool = true
     /// `WEB_CLIENT`: serve the reference web client at `/` (on by default).
     var webClientEnabled = true
 

@@ -73,7 +73,8 @@ enum PostgresTimestamp {
                     position += 1
                 }
             }
-            let magnitude = (parts.first ?? 0) * 3600 + (parts.count > 1 ? parts[1] * 60 : 0) + (parts.count > 2 ? parts[2] : 0)
+            let magnitude =
+                (parts.first ?? 0) * 3600 + (parts.count > 1 ? parts[1] * 60 : 0) + (parts.count > 2 ? parts[2] : 0)
             offset = rest[0] == UInt8(ascii: "-") ? -magnitude : magnitude
         }
         let days = days(fromCivil: y, mo, d)

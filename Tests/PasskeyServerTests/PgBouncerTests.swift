@@ -97,8 +97,10 @@ import Testing
             let guesses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<30 {
                     group.addTask {
-                        try await client.send("POST", "/v1/sessions", json: ["email": email, "password": "guess \(index)"])
-                            .status
+                        try await client.send(
+                            "POST", "/v1/sessions", json: ["email": email, "password": "guess \(index)"]
+                        )
+                        .status
                     }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }

@@ -1,0 +1,26 @@
+import Foundation
+import PasskeyLibpq
+import PasskeyTestSupport
+import Testing
+
+/// The connection mode for a transaction-pooling PgBouncer: no named statements, no session SET.
+@Suite struct UnpreparedConnectionTests {
+    @Test func statementsAreUnnamedAndTimestampsReadInAnyTimeZone() async throws {
+        try await withTestDatabase { database, _ in
+            let pool = PostgresConnectionPool(
+                configuration: .init(conninfo: database.conninfo, maximumConnections: 1, preparedStatements: false))
+            defer { pool.close() }
+            let instant = Date(timeIntervalSince1970: 1_795_975_200.25)
+            for zone in ["Asia/Tokyo", "America/St_Johns", "UTC", "Asia/Kathmandu"] {
+                let (read, prepared) = try await pool.withConnection { c throws(PostgresError) in
+                    try c.execute("SET TimeZone TO '\(zone)'")
+                    let value = try c.query("SELECT \(instant)::timestamptz").first?.date(0)
+                    let named = try c.query("SELECT count(*) FROM pg_prepared_statements").first?.int(0)
+                    return (value, named)
+                }
+                #expect(read == instant, "\(zone)")
+                #expect(prepared == 0)
+            }
+        }
+    }
+}

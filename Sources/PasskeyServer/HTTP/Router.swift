@@ -41,16 +41,36 @@ struct Router: Sendable {
 
     func match(method: String, path: String) -> Match {
         guard path.hasPrefix("/") else { return .notFound }
-        let segments = Self.segments(of: path)
-        var allowed: [String] = []
-        for route in routes {
-            guard let parameters = Self.parameters(of: route.segments, in: segments) else { continue }
-            if route.method == method { return .found(route, parameters: parameters) }
-            allowed.append(route.method)
+        let candidates = bestMatches(for: Self.segments(of: path))
+        if let (route, parameters) = candidates.first(where: { $0.route.method == method }) {
+            return .found(route, parameters: parameters)
         }
+        var allowed = candidates.map(\.route.method)
         if allowed.isEmpty { return .notFound }
         if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
         return .methodNotAllowed(allow: allowed + ["OPTIONS"])
+    }
+
+    /// The routes matching `segments` whose patterns are the most specific: at the first segment
+    /// where two matching patterns differ, a literal beats a `{parameter}`. So
+    /// `/v1/passkeys/registrations` belongs to its literal route alone and is never taken for
+    /// `/v1/passkeys/{credentialID}` with "registrations" as the ID.
+    private func bestMatches(for segments: [Substring]) -> [(route: Route, parameters: [String])] {
+        let matching = routes.compactMap { route in
+            Self.parameters(of: route.segments, in: segments).map { (route: route, parameters: $0) }
+        }
+        func literals(_ route: Route) -> [Bool] { route.segments.map { !$0.hasPrefix("{") } }
+        guard let best = matching.map({ literals($0.route) }).max(by: { Self.lessSpecific($0, $1) }) else {
+            return []
+        }
+        return matching.filter { literals($0.route) == best }
+    }
+
+    /// True when `a` is less specific than `b` (both of one length): at the first difference, `a`
+    /// has a parameter where `b` has a literal.
+    private static func lessSpecific(_ a: [Bool], _ b: [Bool]) -> Bool {
+        for (x, y) in zip(a, b) where x != y { return y }
+        return false
     }
 
     /// A path's segments after the leading `/`; empty ones count (`/a//b` is not `/a/b`), except
@@ -76,7 +96,6 @@ struct Router: Sendable {
 
     /// The methods a path supports (for CORS preflight), empty when unknown.
     func methods(for path: String) -> [String] {
-        let segments = Self.segments(of: path)
-        return routes.filter { Self.parameters(of: $0.segments, in: segments) != nil }.map(\.method)
+        bestMatches(for: Self.segments(of: path)).map(\.route.method)
     }
 }

@@ -1,3 +1,4 @@
+package import Foundation
 package import PasskeyApplication
 package import PasskeyDomain
 package import PasskeyLibpq
@@ -20,7 +21,7 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
         }
     }
 
-    package func usableAccountRegistration(id: RegistrationID) async throws(RepositoryError)
+    package func usableAccountRegistration(id: RegistrationID, now: Date) async throws(RepositoryError)
         -> PasskeyAccountRegistration?
     {
         try await pool.run { connection throws(PostgresError) in
@@ -28,7 +29,7 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
                 """
                 SELECT prospective_account_id, email, display_name, challenge, expires_at
                 FROM passkey_account_registrations
-                WHERE id = \(id.uuid) AND completed_at IS NULL AND expires_at > now()
+                WHERE id = \(id.uuid) AND completed_at IS NULL AND expires_at > \(now)
                 """)
             guard let row = result.first else { return nil }
             return PasskeyAccountRegistration(
@@ -41,15 +42,15 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
 
     package func completeAccountRegistration(
         id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
-        session: AuthenticationSession
+        session: AuthenticationSession, now: Date
     ) async throws(RepositoryError) -> AccountRegistrationCompletion {
         try await pool.runTransaction { connection throws(PostgresError) in
             // The row lock taken here serialises concurrent finishes of one registration;
             // a later one sees completed_at set once the first commits.
             let claimed = try connection.query(
                 """
-                UPDATE passkey_account_registrations SET completed_at = now()
-                WHERE id = \(id.uuid) AND completed_at IS NULL AND expires_at > now()
+                UPDATE passkey_account_registrations SET completed_at = \(now)
+                WHERE id = \(id.uuid) AND completed_at IS NULL AND expires_at > \(now)
                 """)
             guard claimed.affectedRows == 1 else { return .unavailable }
             try connection.query(

@@ -1,9 +1,10 @@
+package import Foundation
 package import PasskeyApplication
 package import PasskeyDomain
 package import PasskeyLibpq
 
 /// Registration and authentication challenges in PostgreSQL, each consumed by one atomic
-/// `UPDATE … WHERE consumed_at IS NULL AND expires_at > now() RETURNING …`.
+/// `UPDATE … WHERE consumed_at IS NULL AND expires_at > \(now) RETURNING …`.
 ///
 /// Issuing a challenge commits asynchronously (`synchronous_commit = off` for that one
 /// statement's transaction): a crash can lose only challenges issued in the last moments, whose
@@ -27,15 +28,15 @@ package struct PostgresChallengeRepository: ChallengeRepository {
         }
     }
 
-    package func consumeRegistrationChallenge(id: ChallengeID, accountID: AccountID)
+    package func consumeRegistrationChallenge(id: ChallengeID, accountID: AccountID, now: Date)
         async throws(RepositoryError) -> PasskeyRegistrationChallenge?
     {
         try await pool.run { connection throws(PostgresError) in
             let result = try connection.query(
                 """
-                UPDATE passkey_registration_challenges SET consumed_at = now()
+                UPDATE passkey_registration_challenges SET consumed_at = \(now)
                 WHERE id = \(id.uuid) AND account_id = \(accountID.uuid)
-                  AND consumed_at IS NULL AND expires_at > now()
+                  AND consumed_at IS NULL AND expires_at > \(now)
                 RETURNING challenge, mode, expires_at, consumed_at
                 """)
             guard let row = result.first else { return nil }
@@ -59,14 +60,14 @@ package struct PostgresChallengeRepository: ChallengeRepository {
         }
     }
 
-    package func consumeAuthenticationChallenge(id: ChallengeID) async throws(RepositoryError)
+    package func consumeAuthenticationChallenge(id: ChallengeID, now: Date) async throws(RepositoryError)
         -> PasskeyAuthenticationChallenge?
     {
         try await pool.run { connection throws(PostgresError) in
             let result = try connection.query(
                 """
-                UPDATE passkey_authentication_challenges SET consumed_at = now()
-                WHERE id = \(id.uuid) AND consumed_at IS NULL AND expires_at > now()
+                UPDATE passkey_authentication_challenges SET consumed_at = \(now)
+                WHERE id = \(id.uuid) AND consumed_at IS NULL AND expires_at > \(now)
                 RETURNING challenge, expires_at, consumed_at
                 """)
             guard let row = result.first else { return nil }
@@ -76,7 +77,7 @@ package struct PostgresChallengeRepository: ChallengeRepository {
         }
     }
 
-    package func consumeAuthenticationChallenge(id: ChallengeID, credentialID: CredentialID)
+    package func consumeAuthenticationChallenge(id: ChallengeID, credentialID: CredentialID, now: Date)
         async throws(RepositoryError) -> AssertionContext
     {
         try await pool.run { connection throws(PostgresError) in
@@ -84,8 +85,8 @@ package struct PostgresChallengeRepository: ChallengeRepository {
             let result = try connection.query(
                 """
                 WITH c AS (
-                    UPDATE passkey_authentication_challenges SET consumed_at = now()
-                    WHERE id = \(id.uuid) AND consumed_at IS NULL AND expires_at > now()
+                    UPDATE passkey_authentication_challenges SET consumed_at = \(now)
+                    WHERE id = \(id.uuid) AND consumed_at IS NULL AND expires_at > \(now)
                     RETURNING challenge, expires_at, consumed_at
                 )
                 SELECT c.challenge, c.expires_at, c.consumed_at, a.id, a.display_name, a.created_at,

@@ -22,7 +22,7 @@ import Testing
         return try await repos.registrations.completeAccountRegistration(
             id: registration.id, account: account, email: DomainFixtures.email(email, accountID: account.id),
             credential: DomainFixtures.passkey(id: credentialID, accountID: account.id),
-            session: DomainFixtures.session(accountID: account.id, method: .passkey))
+            session: DomainFixtures.session(accountID: account.id, method: .passkey), now: Date())
     }
 
     @Test func startRecordsWhatTheFormGaveAndTheSheetDidNot() async throws {
@@ -32,11 +32,11 @@ import Testing
             let sheet = registration()
             try await repos.registrations.saveAccountRegistration(form)
             try await repos.registrations.saveAccountRegistration(sheet)
-            let storedForm = try await repos.registrations.usableAccountRegistration(id: form.id)
+            let storedForm = try await repos.registrations.usableAccountRegistration(id: form.id, now: Date())
             #expect(storedForm?.email?.value == "Form@Example.com")
             #expect(storedForm?.displayName?.value == "New User")
             #expect(storedForm?.prospectiveAccountID == form.prospectiveAccountID)
-            let storedSheet = try await repos.registrations.usableAccountRegistration(id: sheet.id)
+            let storedSheet = try await repos.registrations.usableAccountRegistration(id: sheet.id, now: Date())
             #expect(storedSheet?.email == nil)
             #expect(storedSheet?.challenge == sheet.challenge)
         }
@@ -53,7 +53,7 @@ import Testing
             #expect(!summary.hasPassword)
             #expect(summary.passkeys.count == 1)
             #expect(try await repos.count("SELECT count(*) FROM authentication_sessions") == 1)
-            #expect(try await repos.registrations.usableAccountRegistration(id: r.id) == nil)
+            #expect(try await repos.registrations.usableAccountRegistration(id: r.id, now: Date()) == nil)
             #expect(try await complete(repos, r, email: "again@example.com") == .unavailable)
         }
     }
@@ -70,7 +70,7 @@ import Testing
             #expect(try await repos.count("SELECT count(*) FROM accounts") == 1)
             #expect(try await repos.count("SELECT count(*) FROM passkey_credentials") == 0)
             #expect(try await repos.count("SELECT count(*) FROM authentication_sessions") == 0)
-            #expect(try await repos.registrations.usableAccountRegistration(id: r.id) != nil)
+            #expect(try await repos.registrations.usableAccountRegistration(id: r.id, now: Date()) != nil)
             // The client retries with another email: same registration, same device passkey.
             #expect(try await complete(repos, r, email: "free@example.com") == .completed)
         }
@@ -88,7 +88,7 @@ import Testing
                 _ = try await complete(repos, r, email: "new@example.com", credentialID: id)
             }
             #expect(try await repos.count("SELECT count(*) FROM accounts") == 1)
-            #expect(try await repos.registrations.usableAccountRegistration(id: r.id) != nil)
+            #expect(try await repos.registrations.usableAccountRegistration(id: r.id, now: Date()) != nil)
         }
     }
 
@@ -97,7 +97,7 @@ import Testing
             let repos = Repositories(pool: pool)
             let expired = registration(expiresIn: -1)
             try await repos.registrations.saveAccountRegistration(expired)
-            #expect(try await repos.registrations.usableAccountRegistration(id: expired.id) == nil)
+            #expect(try await repos.registrations.usableAccountRegistration(id: expired.id, now: Date()) == nil)
             #expect(try await complete(repos, expired, email: "late@example.com") == .unavailable)
             #expect(try await complete(repos, registration(), email: "ghost@example.com") == .unavailable)
             #expect(try await repos.count("SELECT count(*) FROM accounts") == 0)

@@ -18,14 +18,16 @@ import Testing
             try await repos.challenges.saveRegistrationChallenge(challenge)
 
             #expect(
-                try await repos.challenges.consumeRegistrationChallenge(id: challenge.id, accountID: other.id) == nil)
+                try await repos.challenges.consumeRegistrationChallenge(
+                    id: challenge.id, accountID: other.id, now: Date()) == nil)
             let consumed = try await repos.challenges.consumeRegistrationChallenge(
-                id: challenge.id, accountID: owner.id)
+                id: challenge.id, accountID: owner.id, now: Date())
             #expect(consumed?.challenge == challenge.challenge)
             #expect(consumed?.mode == .conditional)
             #expect(consumed?.consumedAt != nil)
             #expect(
-                try await repos.challenges.consumeRegistrationChallenge(id: challenge.id, accountID: owner.id) == nil)
+                try await repos.challenges.consumeRegistrationChallenge(
+                    id: challenge.id, accountID: owner.id, now: Date()) == nil)
         }
     }
 
@@ -38,14 +40,15 @@ import Testing
                 expiresAt: Date().addingTimeInterval(-1))
             try await repos.challenges.saveRegistrationChallenge(expiredRegistration)
             #expect(
-                try await repos.challenges.consumeRegistrationChallenge(id: expiredRegistration.id, accountID: owner.id)
+                try await repos.challenges.consumeRegistrationChallenge(
+                    id: expiredRegistration.id, accountID: owner.id, now: Date())
                     == nil)
 
             let expired = PasskeyAuthenticationChallenge(
                 challenge: DomainFixtures.challenge(), expiresAt: Date().addingTimeInterval(-1))
             try await repos.challenges.saveAuthenticationChallenge(expired)
-            #expect(try await repos.challenges.consumeAuthenticationChallenge(id: expired.id) == nil)
-            #expect(try await repos.challenges.consumeAuthenticationChallenge(id: ChallengeID()) == nil)
+            #expect(try await repos.challenges.consumeAuthenticationChallenge(id: expired.id, now: Date()) == nil)
+            #expect(try await repos.challenges.consumeAuthenticationChallenge(id: ChallengeID(), now: Date()) == nil)
             // A refused consume changed nothing.
             #expect(
                 try await repos.count(
@@ -64,7 +67,7 @@ import Testing
             try await repos.challenges.saveAuthenticationChallenge(challenge)
 
             let context = try await repos.challenges.consumeAuthenticationChallenge(
-                id: challenge.id, credentialID: passkey.id)
+                id: challenge.id, credentialID: passkey.id, now: Date())
             #expect(context.challenge?.challenge == challenge.challenge)
             #expect(context.credential?.id == passkey.id)
             #expect(context.credential?.signCount == 7)
@@ -72,7 +75,7 @@ import Testing
 
             // Second time: challenge gone, credential still found.
             let again = try await repos.challenges.consumeAuthenticationChallenge(
-                id: challenge.id, credentialID: passkey.id)
+                id: challenge.id, credentialID: passkey.id, now: Date())
             #expect(again.challenge == nil)
             #expect(again.credential?.id == passkey.id)
 
@@ -81,7 +84,7 @@ import Testing
                 challenge: DomainFixtures.challenge(), expiresAt: Date().addingTimeInterval(300))
             try await repos.challenges.saveAuthenticationChallenge(other)
             let unknown = try await repos.challenges.consumeAuthenticationChallenge(
-                id: other.id, credentialID: DomainFixtures.credentialID())
+                id: other.id, credentialID: DomainFixtures.credentialID(), now: Date())
             #expect(unknown.challenge != nil)
             #expect(unknown.credential == nil)
             #expect(unknown.account == nil)
@@ -114,10 +117,11 @@ import Testing
                 try await repos.challenges.saveRegistrationChallenge(registration)
 
                 let authenticationWinners = try await race(16) {
-                    try await repos.challenges.consumeAuthenticationChallenge(id: authentication.id) != nil
+                    try await repos.challenges.consumeAuthenticationChallenge(id: authentication.id, now: Date()) != nil
                 }
                 let registrationWinners = try await race(16) {
-                    try await repos.challenges.consumeRegistrationChallenge(id: registration.id, accountID: account.id)
+                    try await repos.challenges.consumeRegistrationChallenge(
+                        id: registration.id, accountID: account.id, now: Date())
                         != nil
                 }
                 let winners = authenticationWinners * 100 + registrationWinners

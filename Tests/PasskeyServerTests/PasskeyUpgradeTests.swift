@@ -181,20 +181,34 @@ import Testing
         }
     }
 
+    /// Expiry is decided by the application's clock, the one that set `expiresAt` (a fixed
+    /// clock moved past the lifetime expires every kind of challenge; no SQL needed).
     @Test func anExpiredChallengeIsUnavailable() async throws {
-        try await withServer { server, database in
+        let clock = FixedClock(Date())
+        try await withServer(environment: ["CHALLENGE_LIFETIME_SECONDS": "60"], clock: clock) { server, _ in
             let client = server.client
             let (token, _) = try await client.passwordUser()
             var passkey = try TestPasskey()
             let options = try await client.send("POST", "/v1/passkeys/registrations", token: token)
-            let pool = database.makePool(maximumConnections: 1)
-            defer { pool.close() }
-            _ = try await pool.withConnection { c throws(PostgresError) in
-                try c.query("UPDATE passkey_registration_challenges SET expires_at = now() - interval '1 second'")
-            }
+            let account = try await client.send("POST", "/v1/passkey-accounts/registrations")
+            let signIn = try await client.startSignIn()
+            var stranger = try TestPasskey()
+            stranger.userHandle = Array(repeating: 7, count: 16)
+            clock.advance(by: 61)
             let body = try passkey.registrationBody(options: options.json)
             #expect(
                 try await client.send("POST", "/v1/passkeys/registrations/finish", json: body, token: token).code
+                    == "challenge-unavailable")
+            var other = try TestPasskey()
+            var accountBody = try other.registrationBody(options: account.json)
+            accountBody["email"] = "late@example.com"
+            accountBody["displayName"] = "Late"
+            #expect(
+                try await client.send("POST", "/v1/passkey-accounts/registrations/finish", json: accountBody).code
+                    == "registration-unavailable")
+            let assertion = try stranger.assertionBody(options: signIn)
+            #expect(
+                try await client.send("POST", "/v1/passkeys/authentications/finish", json: assertion).code
                     == "challenge-unavailable")
         }
     }

@@ -1,3 +1,4 @@
+package import Foundation
 package import PasskeyDomain
 
 /// What a sign-in finish needs from storage, fetched together with consuming the challenge.
@@ -16,22 +17,23 @@ package struct AssertionContext: Sendable {
     }
 }
 
-/// Registration and authentication challenges, each consumed at most once.
+/// Registration and authentication challenges, each consumed at most once. `now` comes from the
+/// application's clock (the one that set `expiresAt`), so expiry is decided by one clock.
 package protocol ChallengeRepository: Sendable {
     func saveRegistrationChallenge(_ challenge: PasskeyRegistrationChallenge) async throws(RepositoryError)
 
     /// Marks the challenge consumed and returns it, only if it exists, belongs to `accountID`,
     /// is unexpired and was not consumed before; one atomic statement.
-    func consumeRegistrationChallenge(id: ChallengeID, accountID: AccountID)
+    func consumeRegistrationChallenge(id: ChallengeID, accountID: AccountID, now: Date)
         async throws(RepositoryError) -> PasskeyRegistrationChallenge?
 
     func saveAuthenticationChallenge(_ challenge: PasskeyAuthenticationChallenge) async throws(RepositoryError)
 
     /// Marks the challenge consumed and returns it only if this call consumed it.
-    func consumeAuthenticationChallenge(id: ChallengeID) async throws(RepositoryError)
+    func consumeAuthenticationChallenge(id: ChallengeID, now: Date) async throws(RepositoryError)
         -> PasskeyAuthenticationChallenge?
 
     /// Consumes the challenge and looks up the credential and its account in one round trip.
-    func consumeAuthenticationChallenge(id: ChallengeID, credentialID: CredentialID)
+    func consumeAuthenticationChallenge(id: ChallengeID, credentialID: CredentialID, now: Date)
         async throws(RepositoryError) -> AssertionContext
 }

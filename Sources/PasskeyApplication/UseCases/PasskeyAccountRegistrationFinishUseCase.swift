@@ -52,7 +52,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
         guard let displayName = DisplayName(rawName) else { throw .invalidRequest(field: "displayName") }
         let found: PasskeyAccountRegistration?
         do {
-            found = try await registrations.usableAccountRegistration(id: registrationID)
+            found = try await registrations.usableAccountRegistration(id: registrationID, now: clock.now)
         } catch {
             throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
         }
@@ -80,7 +80,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
         do {
             completion = try await registrations.completeAccountRegistration(
                 id: registrationID, account: account, email: AccountEmail(accountID: account.id, email: email),
-                credential: credential, session: stored)
+                credential: credential, session: stored, now: now)
         } catch {
             switch error {
             case .conflict(let constraint) where constraint == ConstraintName.normalizedEmail: throw .emailTaken

@@ -50,7 +50,8 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
         }
         let context: AssertionContext
         do {
-            context = try await challenges.consumeAuthenticationChallenge(id: challengeID, credentialID: credentialID)
+            context = try await challenges.consumeAuthenticationChallenge(
+                id: challengeID, credentialID: credentialID, now: clock.now)
         } catch {
             throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
         }

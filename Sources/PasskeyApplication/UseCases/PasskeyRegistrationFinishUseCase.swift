@@ -47,7 +47,8 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
     ) async throws(PasskeyRegistrationFinishError) -> PasskeyRegistrationFinish {
         let consumed: PasskeyRegistrationChallenge?
         do {
-            consumed = try await challenges.consumeRegistrationChallenge(id: challengeID, accountID: session.account.id)
+            consumed = try await challenges.consumeRegistrationChallenge(
+                id: challengeID, accountID: session.account.id, now: clock.now)
         } catch {
             throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
         }

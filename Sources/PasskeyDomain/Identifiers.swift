@@ -19,10 +19,6 @@ package struct AccountID: Hashable, Sendable, CustomStringConvertible {
 package struct ChallengeID: Hashable, Sendable, CustomStringConvertible {
     package let uuid: UUID
     package init(_ uuid: UUID = UUID()) { self.uuid = uuid }
-    package init?(string: String) {
-        guard let uuid = UUID(uuidString: string) else { return nil }
-        self.uuid = uuid
-    }
     package var description: String { uuid.uuidString.lowercased() }
 }
 
@@ -30,10 +26,6 @@ package struct ChallengeID: Hashable, Sendable, CustomStringConvertible {
 package struct RegistrationID: Hashable, Sendable, CustomStringConvertible {
     package let uuid: UUID
     package init(_ uuid: UUID = UUID()) { self.uuid = uuid }
-    package init?(string: String) {
-        guard let uuid = UUID(uuidString: string) else { return nil }
-        self.uuid = uuid
-    }
     package var description: String { uuid.uuidString.lowercased() }
 }
 

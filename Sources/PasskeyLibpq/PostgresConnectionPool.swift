@@ -3,7 +3,9 @@ internal import Foundation
 internal import Synchronization
 
 /// A bounded pool of libpq connections. Each connection lives on its own serial
-/// dispatch queue, so blocking libpq calls never run on Swift's cooperative threads.
+/// dispatch queue, so blocking libpq calls never run on Swift's cooperative threads (libdispatch
+/// runs serial queues on overcommitting workers, apart from the width-limited threads of Swift's
+/// executor); `maximumConnections` bounds how many block at once.
 /// When every connection is busy, callers wait (FIFO) up to `acquireTimeout`.
 /// A connection found broken is discarded together with every idle connection opened
 /// before it (after a server restart they are all dead), and replaced on demand.

@@ -9,8 +9,10 @@ internal import Foundation
 /// Work comes in two priorities: a free thread always takes the oldest `interactive` job before
 /// any `bulk` one. Each priority holds at most `waitingLimit` waiting jobs; beyond that `run`
 /// throws `.full` at once, so a flood queues boundedly and callers can answer "busy".
-/// Dedicated `Thread`s rather than a `DispatchQueue`: on Linux, dispatch queues share worker
-/// threads with the global queues that back Swift's executor.
+/// Dedicated `Thread`s rather than dispatch queues: a serial dispatch queue does run blocking
+/// work off Swift's width-limited cooperative threads (libdispatch gives it an overcommitting
+/// worker, which is what `PostgresConnectionPool` relies on), but it does not bound how many run
+/// at once; `width` threads do, exactly.
 package final class BlockingWorkPool: Sendable {
     /// A snapshot of the pool's load, for tests and diagnostics.
     package struct Metrics: Hashable, Sendable {

@@ -10,7 +10,6 @@ enum PasskeyCredentialRow {
         array_to_string(pc.transports, ','), pc.backup_eligible, pc.backup_state, pc.attestation_format,
         pc.attestation_type, pc.resident_key, pc.user_verified, pc.name, pc.created_at, pc.last_used_at
         """
-    static let columnCount = 16
 
     /// Reads a credential starting at column `offset`.
     static func decode(_ row: PostgresRow, offset: Int = 0) throws(PostgresError) -> PasskeyCredential {

@@ -8,8 +8,9 @@ internal import PasskeyPasswordHashing
 internal import PasskeyPersistence
 internal import PasskeyWebAuthn
 
-/// The composition root: the one place that names concrete adapters and wires the use cases,
-/// controllers and routes together.
+/// The composition root of `serve`: names the concrete adapters and wires the use cases,
+/// controllers and routes together. (The one-shot commands — `recovery-code`,
+/// `import-passwords`, `migrate`, `sweep` — wire the few adapters they need themselves.)
 final class PasskeyServerApp: Sendable {
     let configuration: ServerConfiguration
     let pool: PostgresConnectionPool

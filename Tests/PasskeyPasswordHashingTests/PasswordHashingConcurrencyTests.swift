@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import PasskeyApplication
 import PasskeyPasswordHashing
 import Testing
@@ -29,20 +30,22 @@ import Testing
         #expect(mostWaiting.value >= 1)
     }
 
-    /// While the pool's only thread is held by blocking work and more work waits behind it, an
-    /// unrelated task on the cooperative pool still runs to completion. Deterministic: the
-    /// blocking work is released only after the probe has finished.
+    /// While more hashing threads than Swift's cooperative pool has are held by blocking work
+    /// (and more waits behind them), an unrelated task still runs to completion. If the work ran
+    /// on the cooperative threads, every one of them would be blocked and the probe could not
+    /// run. Deterministic: the blocking work is released only after the probe has finished.
     @Test func cooperativePoolStaysFreeWhileHashing() async throws {
-        let pool = BlockingWorkPool(width: 1)
+        let width = ProcessInfo.processInfo.activeProcessorCount + 1
+        let pool = BlockingWorkPool(width: width)
         let gate = DispatchSemaphore(value: 0)
-        let blocked = Task { try await pool.run { gate.wait() } }
+        let blocked = (0..<width).map { _ in Task { try await pool.run { gate.wait() } } }
         let queued = Task { try await pool.run { 42 } }
-        #expect(await Polling.until { pool.metrics.running == 1 && pool.metrics.waiting == 1 })
+        #expect(await Polling.until { pool.metrics.running == width && pool.metrics.waiting == 1 })
         let probe = await Task { pool.metrics.completed }.value
-        #expect(probe == 0, "the probe ran while the pool thread was still blocked")
-        gate.signal()
-        try await blocked.value
+        #expect(probe == 0, "the probe ran while the pool threads were still blocked")
+        for _ in 0..<width { gate.signal() }
+        for task in blocked { try await task.value }
         #expect(try await queued.value == 42)
-        #expect(pool.metrics.peakRunning == 1)
+        #expect(pool.metrics.peakRunning == width)
     }
 }

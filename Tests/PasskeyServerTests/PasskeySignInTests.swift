@@ -35,7 +35,8 @@ import Testing
     }
 
     @Test func refusalsAnswerAuthenticationFailedAndLogTheReason() async throws {
-        try await withServer { server, _ in
+        let log = LogCapture()
+        try await withServer(environment: ["LOG_LEVEL": "info"], logSink: log.sink) { server, _ in
             let client = server.client
             var passkey = try await enrolled(client)
             let cases: [(String, (inout SoftwareAuthenticatorAssertion) -> Void)] = [
@@ -55,8 +56,10 @@ import Testing
                 #expect(response.string("reason") == nil, "the reason is not told: \(reason)")
             }
             let metrics = try await client.send("GET", "/metrics").text
+            let lines = log.all.filter { $0.contains("[PasskeyAuthentication]") && $0.contains("event=failed") }
             for (reason, _) in cases {
                 #expect(metrics.contains("reason=\"\(reason)\""), "metrics count \(reason)")
+                #expect(lines.contains { $0.contains("reason=\(reason) ") }, "the log names \(reason)")
             }
             #expect(try await client.signIn(&passkey).status == 200)
         }

@@ -1,5 +1,6 @@
-/// What a repository can report. Details (SQLSTATE, driver text) stay in the adapter's logs;
-/// use cases only need to know which of these happened.
+/// What a repository can report. Use cases branch on which of these happened; a `.failure`'s
+/// text (the adapter's operation, SQLSTATE and the database's message) travels with the use
+/// case's `internalFailure(cause:)` to the one place that logs it (`ControllerSupport.respond`).
 package enum RepositoryError: Error, Hashable, Sendable {
     /// A unique or foreign-key constraint refused the write; names the constraint.
     case conflict(constraint: String)

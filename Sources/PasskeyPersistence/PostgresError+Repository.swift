@@ -6,7 +6,14 @@ extension PostgresError {
     /// whose text (for the operator's log) names the repository operation and the cause.
     package func repositoryError(operation: String) -> RepositoryError {
         if isUnavailable { return .unavailable }
-        if isConstraintViolation, let constraint { return .conflict(constraint: constraint) }
+        // The constraint names are declared in Migrations/0001_initial_schema.sql.
+        if isConstraintViolation, let constraint {
+            switch constraint {
+            case "account_emails_normalized_email_key": return .conflict(.emailTaken)
+            case "passkey_credentials_pkey": return .conflict(.credentialExists)
+            default: return .conflict(.other(constraint))
+            }
+        }
         return .failure("\(operation): \(logDescription)")
     }
 }

@@ -64,7 +64,7 @@ import Testing
             _ = try await repos.passwordAccount(email: "taken@example.com")
             let r = registration()
             try await repos.registrations.saveAccountRegistration(r)
-            await #expect(throws: RepositoryError.conflict(constraint: ConstraintName.normalizedEmail)) {
+            await #expect(throws: RepositoryError.conflict(.emailTaken)) {
                 _ = try await complete(repos, r, email: "Taken@example.com")
             }
             #expect(try await repos.count("SELECT count(*) FROM accounts") == 1)
@@ -84,7 +84,7 @@ import Testing
             try await repos.passkeys.addCredential(DomainFixtures.passkey(id: id, accountID: existing.id))
             let r = registration()
             try await repos.registrations.saveAccountRegistration(r)
-            await #expect(throws: RepositoryError.conflict(constraint: ConstraintName.credentialID)) {
+            await #expect(throws: RepositoryError.conflict(.credentialExists)) {
                 _ = try await complete(repos, r, email: "new@example.com", credentialID: id)
             }
             #expect(try await repos.count("SELECT count(*) FROM accounts") == 1)

@@ -22,7 +22,7 @@ import Testing
         try await withTestDatabase { _, pool in
             let repos = Repositories(pool: pool)
             _ = try await repos.passwordAccount(email: "hanako@example.com")
-            await #expect(throws: RepositoryError.conflict(constraint: ConstraintName.normalizedEmail)) {
+            await #expect(throws: RepositoryError.conflict(.emailTaken)) {
                 _ = try await repos.passwordAccount(email: "HANAKO@example.com")
             }
             #expect(try await repos.count("SELECT count(*) FROM accounts") == 1)
@@ -103,7 +103,7 @@ import Testing
             try await repos.accounts.importPasswordAccounts(
                 [item("a@example.com"), item("b@example.com")], progress: { progress.record($0) })
             #expect(progress.values.last == 2)
-            await #expect(throws: RepositoryError.conflict(constraint: ConstraintName.normalizedEmail)) {
+            await #expect(throws: RepositoryError.conflict(.emailTaken)) {
                 try await repos.accounts.importPasswordAccounts(
                     [item("c@example.com"), item("A@example.com")], progress: { _ in })
             }

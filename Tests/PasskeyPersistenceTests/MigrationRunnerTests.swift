@@ -85,7 +85,16 @@ import Testing
                 }
                 return try await group.reduce(into: [[String]]()) { $0.append($1) }
             }
-            #expect(results.flatMap { $0 } == migrations.map(\.name))
+            // Each file applied once (the runners may share the work: every step takes the lock),
+            // and in version order.
+            #expect(results.flatMap { $0 }.sorted() == migrations.map(\.name).sorted())
+            #expect(results.allSatisfy { $0 == $0.sorted() })
+            let order = try await pool.withConnection { c throws(PostgresError) in
+                try c.query("SELECT version FROM schema_migrations ORDER BY applied_at, version").rows.map {
+                    row throws(PostgresError) in try row.int(0)
+                }
+            }
+            #expect(order == migrations.map(\.version))
             #expect(await MigrationRunner(migrations: migrations).isCurrent(pool: pool))
         }
     }

@@ -29,7 +29,7 @@ import Testing
             let second = try await repos.passwordAccount()
             let id = DomainFixtures.credentialID()
             try await repos.passkeys.addCredential(DomainFixtures.passkey(id: id, accountID: first.id))
-            await #expect(throws: RepositoryError.conflict(constraint: ConstraintName.credentialID)) {
+            await #expect(throws: RepositoryError.conflict(.credentialExists)) {
                 try await repos.passkeys.addCredential(DomainFixtures.passkey(id: id, accountID: second.id))
             }
         }

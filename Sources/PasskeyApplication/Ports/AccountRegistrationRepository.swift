@@ -18,7 +18,7 @@ package protocol AccountRegistrationRepository: Sendable {
 
     /// In one transaction: marks the registration completed (only if unused and unexpired),
     /// inserts account, email, passkey and the first session. Any conflict rolls all of it
-    /// back, leaves the registration usable and throws `.conflict(constraint:)`.
+    /// back, leaves the registration usable and throws `.conflict(_:)`.
     func completeAccountRegistration(
         id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
         session: AuthenticationSession, now: Date

@@ -60,7 +60,7 @@ package enum PasswordRemovalOutcome: Hashable, Sendable {
 /// Accounts, their email and their password credential.
 package protocol AccountRepository: Sendable {
     /// Creates account, email and password credential in one transaction.
-    /// Throws `.conflict(constraint: ConstraintName.normalizedEmail)` when the email is taken.
+    /// Throws `.conflict(.emailTaken)` when the email is taken.
     func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
         async throws(RepositoryError)
 

@@ -11,7 +11,7 @@ package enum PasskeyDeletionOutcome: Hashable, Sendable {
 /// Registered passkeys.
 package protocol PasskeyCredentialRepository: Sendable {
     /// Stores a verified passkey. A credential ID already registered (to anyone) throws
-    /// `.conflict(constraint: ConstraintName.credentialID)`.
+    /// `.conflict(.credentialExists)`.
     func addCredential(_ credential: PasskeyCredential) async throws(RepositoryError)
 
     func credential(id: CredentialID) async throws(RepositoryError) -> PasskeyCredential?

@@ -83,8 +83,8 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
                 credential: credential, session: stored, now: now)
         } catch {
             switch error {
-            case .conflict(let constraint) where constraint == ConstraintName.normalizedEmail: throw .emailTaken
-            case .conflict(let constraint) where constraint == ConstraintName.credentialID: throw .credentialExists
+            case .conflict(.emailTaken): throw .emailTaken
+            case .conflict(.credentialExists): throw .credentialExists
             case .unavailable: throw .unavailable
             case .conflict, .failure: throw .internalFailure(cause: error.cause)
             }

@@ -72,7 +72,7 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
             try await passkeys.addCredential(credential)
         } catch {
             switch error {
-            case .conflict(let constraint) where constraint == ConstraintName.credentialID: throw .credentialExists
+            case .conflict(.credentialExists): throw .credentialExists
             case .unavailable: throw .unavailable
             case .conflict, .failure: throw .internalFailure(cause: error.cause)
             }

@@ -64,7 +64,7 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
                 password: PasswordCredential(accountID: account.id, passwordHash: hash, createdAt: now, updatedAt: now))
         } catch {
             switch error {
-            case .conflict(let constraint) where constraint == ConstraintName.normalizedEmail: throw .emailTaken
+            case .conflict(.emailTaken): throw .emailTaken
             case .unavailable: throw .unavailable
             case .conflict, .failure: throw .internalFailure(cause: error.cause)
             }

@@ -68,7 +68,7 @@ package struct PasswordImportUseCase: Sendable {
             try await accounts.importPasswordAccounts(items, progress: progress)
         } catch {
             switch error {
-            case .conflict(let constraint) where constraint == ConstraintName.normalizedEmail:
+            case .conflict(.emailTaken):
                 throw .duplicateEmail(line: nil)
             case .unavailable: throw .unavailable
             case .conflict, .failure: throw .internalFailure(cause: error.cause)

@@ -90,7 +90,6 @@ function showCodes(set) {
   $("recovery-codes-text").value = text;
   downloadURL = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
   $("download-recovery-codes").href = downloadURL;
-  $("recovery-codes-intro").tabIndex = -1;
   $("recovery-codes").hidden = false;
   setState("codes", "shown");
 }

@@ -12,10 +12,12 @@ Started by scripts/browser-test.sh, which provides:
 
 The steps run in order, one scenario; each prints PASS/FAIL, and a failed step fails every later
 one with "needs …". The page mirrors its state on <html data-view data-autofill data-upgrade
-data-busy>, and every wait polls that state (or the DOM) with a deadline; nothing waits on a
-fixed sleep. After every step the browser console must hold no error (level SEVERE: console.error,
-uncaught exceptions, CSP violations, failed loads) other than the HTTP errors that step
-deliberately provokes.
+data-busy data-codes data-copy data-sessions>, and every wait polls that state (or the DOM) with a
+deadline; nothing waits on a fixed sleep. After every step the browser console must hold no error
+(level SEVERE: console.error, uncaught exceptions, CSP violations, failed loads) other than the
+HTTP errors that step deliberately provokes. A second tab stands for a second device (recovery
+sign-in, sessions ended from either side, account deletion); its console is checked before the
+test leaves it.
 """
 
 import os

@@ -7,11 +7,14 @@ import Testing
 /// The reference web client at `/`: served from memory with its own caching and a strict
 /// Content-Security-Policy, only the files present at start, and nothing when `WEB_CLIENT=off`.
 @Suite struct WebClientTests {
-    static let assets: [(name: String, contentType: String)] = [
-        ("app.js", "text/javascript; charset=utf-8"), ("api.js", "text/javascript; charset=utf-8"),
-        ("webauthn.js", "text/javascript; charset=utf-8"), ("style.css", "text/css; charset=utf-8"),
-        ("icon.svg", "image/svg+xml"),
+    static let modules = [
+        "app.js", "api.js", "webauthn.js", "account.js", "passkeys.js", "password.js", "recovery.js",
+        "sessions.js", "deletion.js", "messages.js", "session.js", "ui.js",
     ]
+    static let assets: [(name: String, contentType: String)] =
+        modules.map { ($0, "text/javascript; charset=utf-8") } + [
+            ("style.css", "text/css; charset=utf-8"), ("icon.svg", "image/svg+xml"),
+        ]
 
     @Test func indexIsHTMLWithAStrictPolicyAndNoInlineScriptOrStyle() async throws {
         try await withServer { server, _ in
@@ -58,6 +61,35 @@ import Testing
             // The API keeps its own policy.
             let api = try await server.client.send("POST", "/v1/passkeys/authentications")
             #expect(api.headers["cache-control"] == "no-store")
+        }
+    }
+
+    /// Every module the page imports is served (a missing one breaks the page in the browser
+    /// only), and the page keeps to the limits of WebClientFiles.
+    @Test func everyImportedModuleIsServedWithinTheLimits() async throws {
+        let folder = PackagePaths.root.appendingPathComponent("WebClient/assets")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.count <= WebClientFiles.maximumAssetCount)
+        let importPattern = try Regex(#"from "\./([a-z-]+\.js)""#)
+        var imported: Set<String> = ["app.js"]
+        for name in names where name.hasSuffix(".js") {
+            let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            #expect(source.utf8.count <= WebClientFiles.maximumFileSize, "\(name)")
+            for match in source.matches(of: importPattern) {
+                if let module = match.output[1].substring { imported.insert(String(module)) }
+            }
+        }
+        let unlisted = imported.subtracting(Self.modules)
+        #expect(unlisted.isEmpty, "imported but not in the test's list: \(unlisted.sorted())")
+        #expect(
+            imported == Set(Self.modules),
+            "listed but imported by no module: \(Set(Self.modules).subtracting(imported))")
+        try await withServer { server, _ in
+            for name in imported.sorted() {
+                let response = try await server.client.send("GET", "/assets/\(name)")
+                #expect(response.status == 200, "\(name)")
+                #expect(response.headers["content-type"] == "text/javascript; charset=utf-8", "\(name)")
+            }
         }
     }
 

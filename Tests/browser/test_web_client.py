@@ -12,13 +12,16 @@ Started by scripts/browser-test.sh, which provides:
 
 The steps run in order, one scenario; each prints PASS/FAIL, and a failed step fails every later
 one with "needs …". The page mirrors its state on <html data-view data-autofill data-upgrade
-data-busy>, and every wait polls that state (or the DOM) with a deadline; nothing waits on a
-fixed sleep. After every step the browser console must hold no error (level SEVERE: console.error,
-uncaught exceptions, CSP violations, failed loads) other than the HTTP errors that step
-deliberately provokes.
+data-busy data-codes data-copy data-sessions>, and every wait polls that state (or the DOM) with a
+deadline; nothing waits on a fixed sleep. After every step the browser console must hold no error
+(level SEVERE: console.error, uncaught exceptions, CSP violations, failed loads) other than the
+HTTP errors that step deliberately provokes. A second tab stands for a second device (recovery
+sign-in, sessions ended from either side, account deletion); its console is checked before the
+test leaves it.
 """
 
 import os
+import re
 import secrets
 import sys
 import time
@@ -64,6 +67,27 @@ class Page:
         self.version = self.driver.capabilities.get("browserVersion", "?")
         self.authenticator = None
         self.allowed_errors = []  # (path, status) a step provokes on purpose
+        self.tabs = {"first": (self.driver.current_window_handle, None)}  # name → (handle, authenticator)
+        self.current_tab = "first"
+
+    def tab(self, name):
+        """Switches to the tab `name` (opened empty the first time). Each tab is a device of its
+        own: its own sessionStorage (so signed out at first) and its own virtual authenticator."""
+        self.tabs[self.current_tab] = (self.driver.current_window_handle, self.authenticator)
+        if name not in self.tabs:
+            self.driver.switch_to.new_window("tab")
+            self.tabs[name] = (self.driver.current_window_handle, None)
+        handle, self.authenticator = self.tabs[name]
+        self.driver.switch_to.window(handle)
+        self.current_tab = name
+
+    def close_tab(self, name, then):
+        self.tab(name)
+        self.driver.close()
+        del self.tabs[name]
+        self.current_tab = then
+        handle, self.authenticator = self.tabs[then]
+        self.driver.switch_to.window(handle)
 
     # ---- virtual authenticator (enableUI false: the browser shows no dialogs; a conditional
     # request is answered at once when the authenticator holds a credential and presence is on) ----
@@ -134,6 +158,12 @@ class Page:
         self.wait(f"{css} enabled and visible", lambda: self.el(css).is_displayed() and self.el(css).is_enabled())
         self.el(css).click()
 
+    def count(self, css):
+        return len(self.driver.find_elements("css selector", css))
+
+    def focused_id(self):
+        return self.driver.execute_script("return document.activeElement && document.activeElement.id")
+
     def confirm(self):
         self.wait("the confirm dialog", lambda: self.el("#confirm-dialog").get_attribute("open") is not None)
         self.el("#confirm-ok").click()
@@ -177,9 +207,13 @@ def main():
     a_email, c_email = f"web-a-{run_id}@example.com", f"web-c-{run_id}@example.com"
     password = f"correct horse battery {run_id}"
     failed_before = []
+    current = {}  # the running step's label
+    codes = []  # the recovery codes as the page showed them
+    downloads = os.path.join(WORK_DIR, "downloads")
 
     def step(number, name, fn):
         label = f"web_{number:02d}_{name}"
+        current["label"] = label
         if failed_before:
             print(f"FAIL {label}: needs {failed_before[0]}", flush=True)
             results.append(False)
@@ -288,6 +322,51 @@ def main():
         page.wait("the new name", lambda: page.text(".passkey-name") == "Test laptop")
         page.wait_message("Renamed")
 
+    def remove_password_needs_recovery():
+        page.allowed_errors.append(("/v1/account/password", 409))
+        page.click("#remove-password")
+        page.confirm()
+        page.wait("the reason for the refusal", lambda: "Create recovery codes first" in page.text("#password-why"))
+        page.click("#password-why-action")  # "Go to recovery codes"
+        page.wait("focus on the recovery codes heading", lambda: page.focused_id() == "recovery-heading")
+        check("No recovery codes yet" in page.text("#recovery-state"), f"state {page.text('#recovery-state')!r}")
+
+    def create_recovery_codes():
+        os.makedirs(downloads, exist_ok=True)
+        page.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+        check(page.text("#create-recovery-codes") == "Create recovery codes", "no \"Create recovery codes\" button")
+        page.click("#create-recovery-codes")
+        page.wait_state(codes="shown")
+        page.wait_message("recovery codes are ready")
+        shown = page.driver.execute_script(
+            "return [...document.querySelectorAll('#recovery-code-list li')].map((e) => e.textContent)")
+        check(len(shown) == 10 and all(re.fullmatch(r"[0-9A-Z]{4}(-[0-9A-Z]{4}){3}", c) for c in shown),
+              f"codes shown: {shown}")
+        codes[:] = shown
+        page.screenshot(current["label"] + "-codes")
+        page.click("#copy-recovery-codes")
+        copy = page.wait("Copy to answer", lambda: page.state().get("copy"))
+        # Where the clipboard refuses (here: permission denied), the codes are shown selected in
+        # a text box instead.
+        page.driver.execute_cdp_cmd("Browser.setPermission", {
+            "permission": {"name": "clipboard-write"}, "setting": "denied", "origin": WEB_URL})
+        page.driver.execute_script("delete document.documentElement.dataset.copy")
+        page.click("#copy-recovery-codes")
+        page.wait_state(copy="fallback")
+        check(page.el("#recovery-codes-text").is_displayed(), "the fallback text box is not shown")
+        check(all(c in page.el("#recovery-codes-text").get_attribute("value") for c in codes), "codes missing")
+        check(page.focused_id() == "recovery-codes-text", "the fallback text box is not focused")
+        page.click("#download-recovery-codes")  # a blob: URL with the download attribute
+        target = os.path.join(downloads, "recovery-codes.txt")
+        page.wait("the downloaded file", lambda: os.path.exists(target) and all(
+            c in open(target, encoding="utf-8").read() for c in codes))
+        page.click("#recovery-codes-done")
+        page.wait_state(codes="hidden")
+        check(page.count("#recovery-code-list li") == 0, "the codes are still in the page")
+        page.wait("10 unused codes", lambda: "10 of 10" in page.text("#recovery-state"))
+        check(page.text("#create-recovery-codes") == "Create new codes", "the button does not say \"Create new codes\"")
+        return f"copy {copy} then fallback, download ok"
+
     def remove_password():
         page.click("#remove-password")
         page.confirm()
@@ -307,9 +386,112 @@ def main():
         page.wait_message("Signed in with your passkey")
         check(page.text("#account-email") == a_email, "autofill signed in to another account")
 
-    def passkey_only_account():
+    def recovery_sign_in(code):
+        if page.el("#recovery-sign-in").get_attribute("open") is None:
+            page.click("#recovery-sign-in summary")  # "Lost your passkey? Sign in with a recovery code"
+        page.type("#recovery-email", a_email)
+        page.type("#recovery-code", code)
+        page.click("#recovery-sign-in-submit")
+
+    def recovery_sign_in_other_device():
+        page.tab("second")  # another device: its own tab, storage and authenticator
+        page.add_authenticator()
+        page.driver.get(WEB_URL + "/")
+        page.wait_state(view="signed-out")
+        recovery_sign_in(codes[0].lower())  # case and hyphens do not matter
+        page.wait_state(view="account")
+        page.wait_message("Signed in with a recovery code")
+        check(page.text("#account-method") == "a recovery code", f"method {page.text('#account-method')!r}")
+        check(page.el("#recovery-offer").is_displayed(), "no \"Add a passkey for this device\" offer")
+        page.wait("focus on the offer", lambda: page.focused_id() == "recovery-add-passkey")
+        check("9 of 10" in page.text("#recovery-state"), f"state {page.text('#recovery-state')!r}")
+
+    def recovery_add_passkey():
+        page.click("#recovery-add-passkey")
+        page.wait_message("passkey was added")
+        page.wait("two passkeys listed", lambda: page.count("#passkey-list li") == 2)
+        check(not page.el("#recovery-offer").is_displayed(), "the offer is still shown")
+        check(len(page.credentials()) == 1, "the second device should hold one credential")
+
+    def session_rows():
+        return page.driver.execute_script("""return [...document.querySelectorAll('#session-list li')].map((e) =>
+            ({current: e.dataset.current === 'true', text: e.textContent}))""")
+
+    def sessions_end_others():
+        page.tab("first")
+        page.driver.refresh()  # stays signed in (sessionStorage); the list is loaded again
+        page.wait_state(view="account", sessions="ready")
+        rows = session_rows()
+        check(len(rows) == 2, f"sessions {rows}")
+        check(rows[0]["current"] is False and "Recovery code sign-in" in rows[0]["text"], f"newest first: {rows}")
+        check(rows[1]["current"] and "This device" in rows[1]["text"] and "Passkey sign-in" in rows[1]["text"],
+              f"this device: {rows}")
+        page.click("#end-other-sessions")
+        page.wait_message("Every other session was ended")
+        page.wait("one session left", lambda: len(session_rows()) == 1 and session_rows()[0]["current"])
+        check(not page.el("#end-other-sessions").is_displayed(), "\"End all other sessions\" with none left")
+        page.screenshot(current["label"] + "-first-tab")
+        errors = page.console_errors()
+        check(not errors, "browser console errors in the first tab: " + " | ".join(errors[:5]))
+        page.tab("second")  # its token stopped working: a reload lands in the sign-in view
+        page.presence(False)  # keeps autofill from signing this device straight back in
+        page.allowed_errors.append(("/v1/account", 401))
+        page.driver.refresh()
+        page.wait_state(view="signed-out")
+        page.wait_message("session has ended")
+
+    def recovery_code_works_once():
+        page.allowed_errors.append(("/v1/recovery/sessions", 401))
+        recovery_sign_in(codes[0])
+        page.wait_message("already used")
+        check(page.state().get("view") == "signed-out", "a used code signed in")
+        check(page.focused_id() == "recovery-code", "focus is not back on the code field")
+        page.type("#recovery-code", codes[1])
+        page.click("#recovery-sign-in-submit")
+        page.wait_state(view="account", sessions="ready")
+        check(page.text("#account-method") == "a recovery code", f"method {page.text('#account-method')!r}")
+
+    def session_end_one():
+        rows = session_rows()
+        check(len(rows) == 2 and rows[0]["current"] and not rows[1]["current"], f"sessions {rows}")
+        page.click("#session-list li[data-current='false'] .end-session")
+        page.wait_message("That session was ended")
+        page.wait("one session left", lambda: len(session_rows()) == 1 and session_rows()[0]["current"])
+
+    def delete_account():
+        before = len(page.credentials())
+        page.click("#delete-account")
+        page.confirm()
+        page.wait_state(view="signed-out")
+        page.wait_message("account was deleted")
+        # signalUnknownCredential: Chromium removes the passkey from the (virtual) authenticator.
+        signal = page.driver.execute_script(
+            "return typeof PublicKeyCredential.signalUnknownCredential === 'function'")
+        if signal:
+            page.wait("the passkey gone from this device", lambda: len(page.credentials()) == 0)
+        return f"this device's passkeys {before} → {len(page.credentials())} (signal {'supported' if signal else 'absent'})"
+
+    def sign_in_after_deletion_fails():
+        page.allowed_errors += [("/v1/recovery/sessions", 401), ("/v1/sessions", 401)]
+        recovery_sign_in(codes[2])
+        page.wait_message("do not match")
+        page.type("#sign-in-email", a_email)
+        page.type("#sign-in-password", password)
+        page.click("#password-sign-in")
+        page.wait_message("do not match an account")
+        check(page.state().get("view") == "signed-out", "signed in to a deleted account")
+        errors = page.console_errors()
+        check(not errors, "browser console errors in the second tab: " + " | ".join(errors[:5]))
+        page.close_tab("second", then="first")
+        page.allowed_errors.append(("/v1/account", 401))
         page.presence(False)
-        page.click("#sign-out")
+        page.driver.refresh()  # the first device's session ended with the account
+        page.wait_state(view="signed-out", autofill="pending")
+
+    def passkey_only_account():
+        if page.state().get("view") != "signed-out":
+            page.presence(False)
+            page.click("#sign-out")
         page.wait_state(view="signed-out", autofill="pending")
         page.remove_authenticator()  # a second device, holding no passkey yet
         page.add_authenticator()
@@ -341,7 +523,12 @@ def main():
         ("remove_password_refused", remove_password_refused), ("modal_add_passkey", modal_add),
         ("sign_out", sign_out), ("passkey_sign_in_button", passkey_button_sign_in),
         ("account_lists_passkey", account_lists_passkey), ("rename_passkey", rename),
-        ("remove_password", remove_password), ("autofill_sign_in", autofill_sign_in),
+        ("remove_password_needs_recovery", remove_password_needs_recovery),
+        ("create_recovery_codes", create_recovery_codes), ("remove_password", remove_password),
+        ("autofill_sign_in", autofill_sign_in), ("recovery_sign_in", recovery_sign_in_other_device),
+        ("recovery_add_passkey", recovery_add_passkey), ("sessions_end_others", sessions_end_others),
+        ("recovery_code_works_once", recovery_code_works_once), ("session_end_one", session_end_one),
+        ("delete_account", delete_account), ("sign_in_after_deletion_fails", sign_in_after_deletion_fails),
         ("passkey_only_account", passkey_only_account), ("last_passkey_kept", last_passkey_kept),
         ("phone_width", phone_width),
     ]

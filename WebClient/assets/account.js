@@ -1,12 +1,15 @@
 // The signed-in view: the account's facts, then one section per feature. Each section is a
 // module with wire(ctx) (once, at start) and render(ctx, account) (after every GET /v1/account).
-// Recovery codes, sessions and account deletion will be three more modules in this list.
+// A section may also have reset() (on sign-out: forget what it showed).
 
 import { $ } from "./ui.js";
 import * as passkeys from "./passkeys.js";
 import * as password from "./password.js";
+import * as recovery from "./recovery.js";
+import * as sessions from "./sessions.js";
+import * as deletion from "./deletion.js";
 
-const sections = [passkeys, password];
+const sections = [recovery, passkeys, password, sessions, deletion];
 
 const METHODS = { password: "a password", passkey: "a passkey", recovery: "a recovery code" };
 
@@ -20,4 +23,11 @@ export function renderAccount(ctx, account) {
   const method = ctx.session && ctx.session.method;
   $("account-method").textContent = METHODS[method] || "—";
   for (const section of sections) section.render(ctx, account);
+}
+
+/** On sign-out: nothing of the account stays on the page (the recovery codes above all). */
+export function resetAccount() {
+  recovery.hideCodes();
+  $("recovery-offer").hidden = true;
+  $("session-list").replaceChildren();
 }

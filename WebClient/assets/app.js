@@ -1,14 +1,15 @@
 // The reference web client: the talk's flows in the order a user meets them. This module owns
 // the session and the signed-out view (sign up, sign in with a password or a passkey, autofill,
-// passkey-only accounts); account.js renders the signed-in view from its sections.
+// passkey-only accounts; recovery.js adds the recovery-code sign-in); account.js renders the
+// signed-in view from its sections.
 
 import { api, ApiError } from "./api.js";
 import { messageForCode, messageForCeremony } from "./messages.js";
 import { loadSession, saveSession, clearSession } from "./session.js";
 import { $, say, setState, whileBusy, showView, fields, valid } from "./ui.js";
 import * as webauthn from "./webauthn.js";
-import { wireAccount, renderAccount } from "./account.js";
-import { tryAutomaticUpgrade } from "./passkeys.js";
+import { wireAccount, renderAccount, resetAccount } from "./account.js";
+import { tryAutomaticUpgrade, applySupport } from "./passkeys.js";
 
 const state = {
   session: loadSession(),
@@ -43,6 +44,15 @@ const ctx = {
   },
   fail,
   refresh: () => showAccount({ focus: false }),
+  signIn: (session) => signedIn(session),
+  /** The session has ended on the server (ended here, or the account was deleted). */
+  endSession: () => endLocalSession(),
+  /** Remembered with the session: a recovery session then stops offering "Add a passkey". */
+  markPasskeyAdded() {
+    if (!state.session) return;
+    state.session.passkeyAdded = true;
+    saveSession(state.session);
+  },
 };
 
 /** Shows an error as a human message; "sign in again" gets a button that does it. */
@@ -74,6 +84,7 @@ async function showAccount({ focus = true } = {}) {
 }
 
 function showSignedOut({ focus = true } = {}) {
+  resetAccount();
   $("whoami").hidden = true;
   showView("signed-out", { focus });
   startAutofill();
@@ -264,24 +275,6 @@ async function createPasskeyAccount(event) {
 }
 
 // ---- start ----
-function applySupport() {
-  const notice = $("support-notice");
-  if (!webauthn.support.supported) {
-    notice.textContent = webauthn.support.secureContext
-      ? "This browser has no passkey support. You can still sign up and sign in with a password."
-      : "Passkeys need a secure page (https, or http://localhost). You can still use a password here.";
-    notice.hidden = false;
-    for (const element of document.querySelectorAll("[data-needs-passkeys]")) {
-      const controls = element.elements ? [...element.elements] : [element];
-      controls.forEach((c) => {
-        c.disabled = true;
-      });
-    }
-  }
-  setState("passkeys", webauthn.support.supported ? "supported" : "unsupported");
-  setState("json", webauthn.support.nativeJSON ? "native" : "fallback");
-}
-
 function start() {
   applySupport();
   $("sign-in-form").addEventListener("submit", passwordSignIn);

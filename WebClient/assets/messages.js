@@ -20,7 +20,8 @@ const CODES = {
   "last-credential": "This is your only way to sign in. Add another passkey (or keep a password) before deleting it.",
   "passkey-not-yet-used":
     "The password stays until one of your passkeys has signed you in at least once: sign out, then sign in with a passkey.",
-  "recovery-not-set-up": "Set up recovery codes first, so that you can still get in if you lose your passkeys.",
+  "recovery-not-set-up":
+    "Create recovery codes first (section “Recovery codes” below), so that you can still get in if you lose your passkeys.",
   "reauthentication-required": "For your safety this needs a recent sign-in. Sign in again, then repeat it.",
   "not-found": "That no longer exists. The page has been refreshed.",
   "method-not-allowed": "The server does not support this action.",

@@ -104,17 +104,21 @@ async function remove(ctx, passkey, button) {
   });
 }
 
-async function addPasskey(ctx, button) {
-  await whileBusy(button, async () => {
+/** A modal create (also the recovery offer's button); resolves true when a passkey was added. */
+export async function addPasskey(ctx, button) {
+  return whileBusy(button, async () => {
     try {
       const options = await ctx.call("POST", "/v1/passkeys/registrations", { mode: "modal" });
       ctx.rememberRelyingParty(options);
       const credential = await webauthn.createCredential(options.publicKey);
       await ctx.call("POST", "/v1/passkeys/registrations/finish", { challengeID: options.challengeID, credential });
+      ctx.markPasskeyAdded();
       say("A passkey was added to your account. Next time, sign in with it.", "success");
       await ctx.refresh();
+      return true;
     } catch (e) {
       ctx.fail(e, "create");
+      return false;
     }
   });
 }
@@ -147,4 +151,23 @@ function focusItem(credentialID, selector) {
   for (const node of $("passkey-list").children) {
     if (node.dataset.credentialId === credentialID) node.querySelector(selector).focus();
   }
+}
+
+/** Without passkey support: a plain notice, and every control marked data-needs-passkeys disabled. */
+export function applySupport() {
+  const notice = $("support-notice");
+  if (!webauthn.support.supported) {
+    notice.textContent = webauthn.support.secureContext
+      ? "This browser has no passkey support. You can still sign up and sign in with a password."
+      : "Passkeys need a secure page (https, or http://localhost). You can still use a password here.";
+    notice.hidden = false;
+    for (const element of document.querySelectorAll("[data-needs-passkeys]")) {
+      const controls = element.elements ? [...element.elements] : [element];
+      controls.forEach((c) => {
+        c.disabled = true;
+      });
+    }
+  }
+  setState("passkeys", webauthn.support.supported ? "supported" : "unsupported");
+  setState("json", webauthn.support.nativeJSON ? "native" : "fallback");
 }

@@ -7,12 +7,17 @@ import { $, say, whileBusy, confirmDialog } from "./ui.js";
 
 export function wire(ctx) {
   $("remove-password").addEventListener("click", (e) => removePassword(ctx, e.currentTarget));
+  $("password-why-action").addEventListener("click", () => {
+    $("recovery-heading").scrollIntoView({ block: "start" });
+    $("recovery-heading").focus();
+  });
 }
 
 export function render(ctx, account) {
   const why = $("password-why");
   why.hidden = true;
   why.textContent = "";
+  $("password-why-action").hidden = true;
   if (!account.hasPassword) {
     $("password-state").textContent = "This account has no password: it signs in with passkeys only.";
     $("remove-password").hidden = true;
@@ -23,7 +28,9 @@ export function render(ctx, account) {
     account.passkeys.length === 0
       ? "This account signs in with a password. Add a passkey first; then you can remove the password."
       : used
-        ? "This account has a password too. You may remove it and sign in with passkeys only."
+        ? account.recoveryCodesRemaining > 0
+          ? "This account has a password too. You may remove it and sign in with passkeys only."
+          : "This account has a password too. Create recovery codes first; then you can remove it."
         : "This account has a password too. It can go once a passkey has signed you in.";
   $("remove-password").hidden = false;
 }
@@ -49,6 +56,7 @@ async function removePassword(ctx, button) {
       const why = $("password-why");
       why.textContent = messageForCode(e.code, e.status);
       why.hidden = false;
+      $("password-why-action").hidden = e.code !== "recovery-not-set-up";
       say("The password was not removed: the reason is shown under the button.", "error");
     }
   });

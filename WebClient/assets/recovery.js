@@ -1,0 +1,149 @@
+// Recovery codes: the section in the account view (how many are left, a new set shown once with
+// Copy and Download), the sign-in with a code in the signed-out view, and right after such a
+// sign-in the prominent offer to add a passkey for this device.
+
+import { api, ApiError } from "./api.js";
+import { messageForCode, formatTime } from "./messages.js";
+import { $, say, setState, whileBusy, confirmDialog, fields, valid } from "./ui.js";
+import { addPasskey } from "./passkeys.js";
+
+let downloadURL = null;
+
+export function wire(ctx) {
+  $("create-recovery-codes").addEventListener("click", (e) => createCodes(ctx, e.currentTarget));
+  $("copy-recovery-codes").addEventListener("click", copyCodes);
+  $("recovery-codes-done").addEventListener("click", () => {
+    hideCodes();
+    say("The codes are hidden now. If you did not save them, create new ones.", "info");
+    $("create-recovery-codes").focus();
+  });
+  $("recovery-add-passkey").addEventListener("click", async (e) => {
+    const added = await addPasskey(ctx, e.currentTarget);
+    if (added) $("passkeys-heading").focus();
+  });
+  $("recovery-sign-in-form").addEventListener("submit", (e) => recoverySignIn(ctx, e));
+}
+
+export function render(ctx, account) {
+  const remaining = account.recoveryCodesRemaining || 0;
+  $("recovery-state").textContent =
+    remaining === 0
+      ? "No recovery codes yet. Create a set of 10: each signs you in once if you lose your passkeys."
+      : `${remaining} of 10 recovery codes unused. A new set replaces every earlier code.`;
+  $("create-recovery-codes").textContent = remaining === 0 ? "Create recovery codes" : "Create new codes";
+  $("create-recovery-codes").dataset.remaining = String(remaining);
+  // After a recovery sign-in: a passkey for this device first (once one was added here, the
+  // offer goes away).
+  const offer = ctx.session && ctx.session.method === "recovery" && !ctx.session.passkeyAdded;
+  $("recovery-offer").hidden = !offer;
+}
+
+/** Hides the codes for good (also on sign-out): they exist only in this page's memory. */
+export function hideCodes() {
+  $("recovery-code-list").replaceChildren();
+  $("recovery-codes-text").value = "";
+  $("recovery-codes-text").hidden = true;
+  $("recovery-codes-text-label").hidden = true;
+  $("recovery-codes").hidden = true;
+  if (downloadURL) URL.revokeObjectURL(downloadURL);
+  downloadURL = null;
+  $("download-recovery-codes").href = "#";
+  setState("codes", "hidden");
+}
+
+async function createCodes(ctx, button) {
+  const remaining = Number(button.dataset.remaining || "0");
+  if (remaining > 0) {
+    const confirmed = await confirmDialog(
+      "Create new recovery codes?",
+      `Your ${remaining} unused codes stop working at once. Save the new ones before you leave this page.`,
+      "Create new codes",
+    );
+    if (!confirmed) return;
+  }
+  await whileBusy(button, async () => {
+    try {
+      const set = await ctx.call("POST", "/v1/account/recovery-codes");
+      await ctx.refresh();
+      showCodes(set);
+      say("Your recovery codes are ready. Save them now: they are shown only once.", "success");
+      $("recovery-codes-intro").focus();
+    } catch (e) {
+      ctx.fail(e);
+    }
+  });
+}
+
+function showCodes(set) {
+  hideCodes();
+  const items = set.codes.map((code) => {
+    const li = document.createElement("li");
+    li.textContent = code;
+    return li;
+  });
+  $("recovery-code-list").replaceChildren(...items);
+  const text =
+    `Recovery codes for ${location.host} (${$("account-email").textContent}), created ${formatTime(set.createdAt)}.\n` +
+    "Each code signs you in once. Creating new codes makes these stop working.\n\n" +
+    set.codes.join("\n") +
+    "\n";
+  $("recovery-codes-text").value = text;
+  downloadURL = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  $("download-recovery-codes").href = downloadURL;
+  $("recovery-codes").hidden = false;
+  setState("codes", "shown");
+}
+
+async function copyCodes() {
+  const text = $("recovery-codes-text").value;
+  if (navigator.clipboard && typeof navigator.clipboard.writeText === "function") {
+    try {
+      await navigator.clipboard.writeText(text);
+      say("The codes were copied. Paste them somewhere safe.", "success");
+      setState("copy", "clipboard");
+      return;
+    } catch {
+      // Not allowed here (permissions, focus): fall through to the visible text.
+    }
+  }
+  // Fallback: the codes as selected text, to copy with the keyboard or the context menu.
+  const area = $("recovery-codes-text");
+  $("recovery-codes-text-label").hidden = false;
+  area.hidden = false;
+  area.focus();
+  area.select();
+  say("Copying is not allowed here: the codes are selected in the text box below, copy them from there.", "info");
+  setState("copy", "fallback");
+}
+
+// ---- sign in with a recovery code (signed-out view) ----
+const SIGN_IN_MESSAGES = {
+  "invalid-credentials": "That email address and recovery code do not match, or the code was already used.",
+  "invalid-request": "That does not look like a recovery code. They look like 7KQ4-M2XD-9TPA-WB3E.",
+};
+
+async function recoverySignIn(ctx, event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  if (!valid(form)) return;
+  const { email, code } = fields(form);
+  const refused = await whileBusy($("recovery-sign-in-submit"), async () => {
+    try {
+      const session = await api("POST", "/v1/recovery/sessions", { body: { email, code } });
+      form.reset();
+      $("recovery-sign-in").open = false;
+      await ctx.signIn(session);
+      say("Signed in with a recovery code. Add a passkey for this device now.", "success");
+      $("recovery-add-passkey").focus();
+    } catch (e) {
+      if (e instanceof ApiError && SIGN_IN_MESSAGES[e.code]) {
+        say(SIGN_IN_MESSAGES[e.code], "error");
+        return true;
+      }
+      if (e instanceof ApiError) say(messageForCode(e.code, e.status), "error");
+      else ctx.fail(e);
+    }
+    return false;
+  });
+  if (refused) $("recovery-code").focus(); // after whileBusy: a disabled field takes no focus
+}

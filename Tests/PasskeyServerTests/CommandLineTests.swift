@@ -74,15 +74,17 @@ import Testing
     @Test func healthcheckAnswersForTheLocalServer() async throws {
         try await withServer { server, _ in
             let port = String(server.server.port)
-            let live = try self.run(["healthcheck"], environment: ["PORT": port])
-            #expect(live.status == 0)
-            let ready = try self.run(["healthcheck", "--ready"], environment: ["PORT": port])
-            #expect(ready.status == 0)
+            // A generous timeout: the whole suite shares two cores with this server.
+            let live = try self.run(["healthcheck", "--timeout", "60"], environment: ["PORT": port])
+            #expect(live.status == 0, "\(live.output)")
+            let ready = try self.run(["healthcheck", "--ready", "--timeout", "60"], environment: ["PORT": port])
+            #expect(ready.status == 0, "\(ready.output)")
         }
         let closed = try run(["healthcheck"], environment: ["PORT": "1"])
         #expect(closed.status == 1)
         #expect(closed.output.contains("no answer"))
         #expect(try run(["healthcheck", "--bogus"]).status == 2)
+        #expect(try run(["healthcheck", "--timeout", "0"]).status == 2)
     }
 
     /// Runs `passkey-server recovery-code EMAIL` on `database`; stdout and stderr apart.

@@ -7,6 +7,7 @@ RUN apt-get update \
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
+# SwiftPM checks that every target's folder exists, the test targets' too.
 COPY Tests ./Tests
 RUN swift build -c release --product passkey-server --static-swift-stdlib \
  && cp "$(swift build -c release --show-bin-path)/passkey-server" /passkey-server
@@ -17,7 +18,8 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends libpq5 libssl3 libmicrohttpd12 libsodium23 libcrypt1 \
       ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/* \
- && useradd --system --uid 10001 --home-dir /app passkey
+ && groupadd --system --gid 10001 passkey \
+ && useradd --system --uid 10001 --gid passkey --no-create-home --home-dir /app --shell /usr/sbin/nologin passkey
 WORKDIR /app
 COPY --from=build /passkey-server /usr/local/bin/passkey-server
 COPY Migrations ./Migrations
@@ -26,6 +28,7 @@ COPY TrustAnchors ./TrustAnchors
 COPY WebClient ./WebClient
 ENV PASSKEY_MIGRATIONS_DIR=/app/Migrations PASSKEY_OPENAPI_FILE=/app/openapi.json \
     PASSKEY_WEB_CLIENT_DIR=/app/WebClient HOST=0.0.0.0 PORT=8080
+# Runs as passkey (uid/gid 10001); nothing is written under /app, so a read-only root works.
 USER passkey
 EXPOSE 8080
 ENTRYPOINT ["passkey-server"]

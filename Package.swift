@@ -14,7 +14,7 @@ let package = Package(
     products: [
         .executable(name: "passkey-server", targets: ["passkey-server"]),
         // The typed client for iOS apps (and any Swift program): depend on it by this package's URL.
-        .library(name: "PasskeyClient", targets: ["PasskeyClient"]),
+        .library(name: "PasskeyClient", type: .static, targets: ["PasskeyClient"]),
     ],
     targets: [
         // C libraries from Debian's packages, one module each, wrapped once.

@@ -32,7 +32,7 @@ if grep -E "(error|warning):" "$tmp/build.log"; then status=1; fi
 
 echo "== AuthenticationServices glue: syntax only (the framework exists on Apple platforms only)"
 swiftc -parse Sources/PasskeyClient/PasskeyClient+AuthenticationServices.swift || status=1
-swift build --target PasskeyClient 2>&1 | tee "$tmp/client.log" >/dev/null || status=1
+swift build --product PasskeyClient 2>&1 | tee "$tmp/client.log" >/dev/null || status=1
 if grep -E "(error|warning):" "$tmp/client.log"; then status=1; fi
 
 echo "== swift build -c release (what make run builds; some errors show only there)"

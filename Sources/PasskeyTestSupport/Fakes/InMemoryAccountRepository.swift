@@ -1,0 +1,127 @@
+package import Foundation
+package import PasskeyApplication
+package import PasskeyDomain
+internal import Synchronization
+
+/// `AccountRepository` in memory for unit tests of use cases: accounts with email and password,
+/// unique normalised emails, password hashes. Passkeys and recovery codes are not modelled (the
+/// summary lists none; password removal answers from `passkeyUsed` and `recoverySetUp`), which the
+/// tests on PostgreSQL cover. `failNext` makes the next call throw.
+package final class InMemoryAccountRepository: AccountRepository {
+    private struct Entry {
+        var account: Account
+        var email: EmailAddress
+        var password: PasswordCredential?
+    }
+
+    private struct State {
+        var entries: [AccountID: Entry] = [:]
+        var failNext: RepositoryError?
+        var passkeyUsed = true
+        var recoverySetUp = true
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    package func failNext(_ error: RepositoryError) { state.withLock { $0.failNext = error } }
+
+    /// What `removePassword` finds about passkeys and recovery codes.
+    package func setRemovalPreconditions(passkeyUsed: Bool, recoverySetUp: Bool) {
+        state.withLock {
+            $0.passkeyUsed = passkeyUsed
+            $0.recoverySetUp = recoverySetUp
+        }
+    }
+
+    /// The stored password hash of an account, for assertions.
+    package func passwordHash(of id: AccountID) -> String? { state.withLock { $0.entries[id]?.password?.passwordHash } }
+
+    private func checkFailure(_ state: inout State) throws(RepositoryError) {
+        if let error = state.failNext {
+            state.failNext = nil
+            throw error
+        }
+    }
+
+    package func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
+        async throws(RepositoryError)
+    {
+        try state.withLock { (state) throws(RepositoryError) in
+            try checkFailure(&state)
+            guard !state.entries.values.contains(where: { $0.email == email.email }) else {
+                throw .conflict(.emailTaken)
+            }
+            state.entries[account.id] = Entry(account: account, email: email.email, password: password)
+        }
+    }
+
+    package func importPasswordAccounts(
+        _ accounts: [ImportedPasswordAccount], progress: @escaping @Sendable (Int) -> Void
+    ) async throws(RepositoryError) {
+        try state.withLock { (state) throws(RepositoryError) in
+            try checkFailure(&state)
+            var copy = state.entries
+            for imported in accounts {
+                guard !copy.values.contains(where: { $0.email == imported.email.email }) else {
+                    throw .conflict(.emailTaken)
+                }
+                copy[imported.account.id] = Entry(
+                    account: imported.account, email: imported.email.email, password: imported.password)
+            }
+            state.entries = copy
+        }
+        progress(accounts.count)
+    }
+
+    package func passwordAccount(normalizedEmail: String) async throws(RepositoryError) -> PasswordAccount? {
+        try state.withLock { (state) throws(RepositoryError) -> PasswordAccount? in
+            try checkFailure(&state)
+            guard let entry = state.entries.values.first(where: { $0.email.normalized == normalizedEmail }),
+                let password = entry.password
+            else { return nil }
+            return PasswordAccount(account: entry.account, credential: password)
+        }
+    }
+
+    package func updatePasswordHash(accountID: AccountID, from expectedHash: String, to newHash: String, at date: Date)
+        async throws(RepositoryError)
+    {
+        try state.withLock { (state) throws(RepositoryError) in
+            try checkFailure(&state)
+            guard let old = state.entries[accountID]?.password, old.passwordHash == expectedHash else { return }
+            state.entries[accountID]?.password = PasswordCredential(
+                accountID: accountID, passwordHash: newHash, createdAt: old.createdAt, updatedAt: date)
+        }
+    }
+
+    package func accountSummary(id: AccountID) async throws(RepositoryError) -> AccountSummary? {
+        try state.withLock { (state) throws(RepositoryError) -> AccountSummary? in
+            try checkFailure(&state)
+            guard let entry = state.entries[id] else { return nil }
+            return AccountSummary(
+                account: entry.account, email: entry.email, hasPassword: entry.password != nil, passkeys: [])
+        }
+    }
+
+    package func deleteAccount(id: AccountID) async throws(RepositoryError) -> Bool {
+        try state.withLock { (state) throws(RepositoryError) -> Bool in
+            try checkFailure(&state)
+            return state.entries.removeValue(forKey: id) != nil
+        }
+    }
+
+    package func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
+        -> PasswordRemovalOutcome
+    {
+        try state.withLock { (state) throws(RepositoryError) -> PasswordRemovalOutcome in
+            try checkFailure(&state)
+            guard state.entries[accountID]?.password != nil else { return .noPassword }
+            guard state.passkeyUsed else { return .noPasskeyUsedYet }
+            guard state.recoverySetUp else { return .noRecoverySetUp }
+            state.entries[accountID]?.password = nil
+            return .removed
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package import PasskeyApplication
+internal import Synchronization
+
+/// A `PasswordHasher` whose answers a test sets: the hash of `password` is `"hash:" + password`,
+/// a verification matches when the stored hash is that string (`needsRehash` when it starts with
+/// `"legacy:"` instead), and `busy` makes every call answer `.busy`. Counts the calls.
+package final class ScriptedPasswordHasher: PasswordHasher {
+    private struct State {
+        var busy = false
+        var verifications = 0
+        var dummyVerifications = 0
+        var hashes = 0
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    package func setBusy(_ busy: Bool) { state.withLock { $0.busy = busy } }
+    package var verifications: Int { state.withLock { $0.verifications } }
+    package var dummyVerifications: Int { state.withLock { $0.dummyVerifications } }
+    package var hashes: Int { state.withLock { $0.hashes } }
+
+    package func hash(_ password: String) async throws(PasswordHashingError) -> String {
+        try state.withLock { (state) throws(PasswordHashingError) -> String in
+            if state.busy { throw .busy }
+            state.hashes += 1
+            return "hash:" + password
+        }
+    }
+
+    package func verify(_ password: String, against hash: String) async throws(PasswordHashingError)
+        -> PasswordVerification
+    {
+        try state.withLock { (state) throws(PasswordHashingError) -> PasswordVerification in
+            if state.busy { throw .busy }
+            state.verifications += 1
+            if hash == "hash:" + password { return .match(needsRehash: false) }
+            if hash == "legacy:" + password { return .match(needsRehash: true) }
+            return .mismatch
+        }
+    }
+
+    package func verifyAgainstDummy(_ password: String) async throws(PasswordHashingError) {
+        try state.withLock { (state) throws(PasswordHashingError) in
+            if state.busy { throw .busy }
+            state.dummyVerifications += 1
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import PasskeyApplication
+import PasskeyDomain
+import PasskeyTestSupport
+import Testing
+
+/// Every branch of password sign-in on in-memory ports (the end-to-end suites on PostgreSQL and
+/// the real server are the truth; these make each branch cheap to reach).
+@Suite struct PasswordAuthenticationUseCaseTests {
+    private struct Fixture {
+        let accounts = InMemoryAccountRepository()
+        let sessions = InMemorySessionRepository()
+        let limits = InMemoryRateLimitRepository()
+        let hasher = ScriptedPasswordHasher()
+        let clock = FixedClock()
+        let policy = PasskeyPolicy(passwordFailuresPerEmail: 3, passwordFailuresPerAddress: 100)
+
+        var useCase: PasswordAuthenticationUseCase {
+            PasswordAuthenticationUseCase(
+                accounts: accounts, sessions: sessions, rateLimits: limits, hasher: hasher,
+                issuer: SessionIssuer(tokens: FixedTokens(), random: CountingRandom(), lifetime: 3600),
+                policy: policy, clock: clock)
+        }
+
+        /// A password account whose stored hash is `hash`.
+        func user(email: String = "taro@example.com", hash: String) async throws -> Account {
+            let account = DomainFixtures.account()
+            try await accounts.createPasswordAccount(
+                account, email: DomainFixtures.email(email, accountID: account.id),
+                password: PasswordCredential(
+                    accountID: account.id, passwordHash: hash, createdAt: Date(), updatedAt: Date()))
+            return account
+        }
+
+        func signIn(_ password: String, email: String = "taro@example.com") async throws(PasswordAuthenticationError)
+            -> IssuedSession
+        {
+            try await useCase.execute(email: email, password: password, clientAddress: "192.0.2.1")
+        }
+
+        /// The error of a sign-in, nil when it succeeded.
+        func failure(_ password: String, email: String = "taro@example.com") async -> PasswordAuthenticationError? {
+            do {
+                _ = try await signIn(password, email: email)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    @Test func theRightPasswordOpensAPasswordSessionAndGivesItsAttemptBack() async throws {
+        let f = Fixture()
+        let account = try await f.user(hash: "hash:secret password")
+        let issued = try await f.signIn("secret password", email: "Taro@Example.com")
+        #expect(issued.account.id == account.id)
+        #expect(issued.method == .password)
+        #expect(f.sessions.all.map(\.method) == [.password])
+        #expect(f.limits.countedAttempts == 0)
+    }
+
+    @Test func aWrongPasswordStaysCountedAndTheLimitRefusesEvenTheRightOne() async throws {
+        let f = Fixture()
+        _ = try await f.user(hash: "hash:secret password")
+        for _ in 0..<3 { #expect(await f.failure("wrong") == .invalidCredentials) }
+        #expect(f.limits.countedAttempts == 3)
+        guard case .rateLimited(let retryAfter) = await f.failure("secret password") else {
+            Issue.record("the right password was checked while limited")
+            return
+        }
+        #expect(retryAfter > 0)
+        #expect(f.hasher.verifications == 3)
+    }
+
+    @Test func anUnknownEmailCostsADummyVerificationAndTheSameAnswer() async throws {
+        let f = Fixture()
+        #expect(await f.failure("whatever", email: "nobody@example.com") == .invalidCredentials)
+        #expect(f.hasher.dummyVerifications == 1)
+        #expect(f.limits.countedAttempts == 1)
+    }
+
+    @Test func aFullHashingQueueIsBusyAndCountsNothing() async throws {
+        let f = Fixture()
+        _ = try await f.user(hash: "hash:secret password")
+        f.hasher.setBusy(true)
+        #expect(await f.failure("secret password") == .hashingBusy)
+        #expect(await f.failure("x", email: "nobody@example.com") == .hashingBusy)
+        #expect(f.limits.countedAttempts == 0)
+    }
+
+    @Test func aLegacyHashIsReplacedAfterTheRightPassword() async throws {
+        let f = Fixture()
+        let account = try await f.user(hash: "legacy:old password")
+        _ = try await f.signIn("old password")
+        #expect(f.accounts.passwordHash(of: account.id) == "hash:old password")
+    }
+
+    @Test func malformedInputIsRefusedBeforeAnythingIsCounted() async throws {
+        let f = Fixture()
+        #expect(await f.failure("x", email: "not an email") == .invalidRequest(field: "email"))
+        #expect(await f.failure("", email: "a@example.com") == .invalidRequest(field: "password"))
+        #expect(f.limits.countedAttempts == 0)
+    }
+
+    @Test func repositoryErrorsBecomeUnavailableOrAnInternalFailureWithItsCause() async throws {
+        let f = Fixture()
+        f.limits.failNext(.unavailable)
+        #expect(await f.failure("secret") == .unavailable)
+        f.limits.failNext(.failure("PostgresRateLimitRepository.beginAttempt: boom"))
+        guard case .internalFailure(let cause) = await f.failure("secret") else {
+            Issue.record("a failure was not an internal failure")
+            return
+        }
+        #expect(cause.contains("beginAttempt: boom"))
+        _ = try await f.user(hash: "hash:secret")
+        f.sessions.failNext(.unavailable)
+        #expect(await f.failure("secret") == .unavailable)
+    }
+}
+
+/// Tokens with a known digest, and IDs that differ.
+private struct FixedTokens: SessionTokenGenerator {
+    func makeToken() -> SessionToken {
+        SessionToken(token: UUID().uuidString, digest: (0..<32).map { _ in UInt8.random(in: 0...255) })
+    }
+    func digest(ofPresentedToken token: String) -> [UInt8]? { nil }
+}
+
+private struct CountingRandom: RandomGenerator {
+    func bytes(count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
+}

@@ -65,28 +65,12 @@ struct PasskeyAuthenticationController: Sendable {
     }
 
     private func parse(_ body: AuthenticationFinishRequestBody) throws(Problem) -> AuthenticationResponse {
-        let credentialID: String
-        let clientDataJSON: String
-        let authenticatorData: String
-        let signature: String
-        let userHandle: String?
-        if let credential = body.credential {
-            guard !body.hasFlattenedFields else {
-                throw Problem.invalidRequest("Send either credential or the flattened fields, not both.")
-            }
-            credentialID = credential.rawId ?? credential.id
-            clientDataJSON = credential.response.clientDataJSON
-            authenticatorData = try support.required(
-                credential.response.authenticatorData, field: "credential.response.authenticatorData")
-            signature = try support.required(credential.response.signature, field: "credential.response.signature")
-            userHandle = credential.response.userHandle
-        } else {
-            credentialID = try support.required(body.credentialID, field: "credentialID")
-            clientDataJSON = try support.required(body.clientDataJSON, field: "clientDataJSON")
-            authenticatorData = try support.required(body.authenticatorData, field: "authenticatorData")
-            signature = try support.required(body.signature, field: "signature")
-            userHandle = body.userHandle
-        }
+        let fields = try body.credentialFields()
+        let credentialID = try fields.required(fields.credentialID, "credentialID")
+        let clientDataJSON = try fields.required(fields.clientDataJSON, "clientDataJSON")
+        let authenticatorData = try fields.required(fields.authenticatorData, "authenticatorData")
+        let signature = try fields.required(fields.signature, "signature")
+        let userHandle = fields.userHandle
         let id = try support.bytes(credentialID, field: "credentialID")
         guard CredentialID(bytes: id) != nil else {
             throw Problem.invalidRequest("credentialID must be 1 to 1023 bytes.")

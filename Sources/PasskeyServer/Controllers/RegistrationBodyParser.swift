@@ -14,29 +14,12 @@ struct RegistrationBodyParser: Sendable {
     }
 
     func parse(_ body: RegistrationFinishRequestBody) throws(Problem) -> Parsed {
-        let credentialID: String
-        let clientDataJSON: String
-        let attestationObject: String
-        let transports: [String]?
-        var residentKey: Bool?
-        if let credential = body.credential {
-            guard !body.hasFlattenedFields else {
-                throw Problem.invalidRequest("Send either credential or the flattened fields, not both.")
-            }
-            guard let attestation = credential.response.attestationObject else {
-                throw Problem.invalidRequest("credential.response.attestationObject is required.")
-            }
-            credentialID = credential.rawId ?? credential.id
-            clientDataJSON = credential.response.clientDataJSON
-            attestationObject = attestation
-            transports = credential.response.transports
-            residentKey = credential.clientExtensionResults?.credProps?.rk
-        } else {
-            credentialID = try support.required(body.credentialID, field: "credentialID")
-            clientDataJSON = try support.required(body.clientDataJSON, field: "clientDataJSON")
-            attestationObject = try support.required(body.attestationObject, field: "attestationObject")
-            transports = body.transports
-        }
+        let fields = try body.credentialFields()
+        let credentialID = try fields.required(fields.credentialID, "credentialID")
+        let clientDataJSON = try fields.required(fields.clientDataJSON, "clientDataJSON")
+        let attestationObject = try fields.required(fields.attestationObject, "attestationObject")
+        let transports = fields.transports
+        let residentKey = fields.residentKey
         var name: PasskeyName?
         if let raw = body.name {
             guard let parsed = PasskeyName(raw) else { throw Problem.invalidRequest("name is invalid.") }

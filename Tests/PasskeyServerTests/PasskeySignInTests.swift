@@ -168,6 +168,33 @@ import Testing
             }
             let session = try await client.send("POST", "/v1/passkeys/authentications/finish", json: assertion)
             #expect(session.status == 200, "\(session.text)")
+
+            // A sign-in as toJSON() gives it; both forms at once is refused before the challenge is used.
+            let jsonOptions = try await client.startSignIn()
+            let signed = try passkey.assertionBody(options: jsonOptions)
+            let signInCredential: [String: Any] = [
+                "id": signed["credentialID"]!, "rawId": signed["credentialID"]!, "type": "public-key",
+                "response": [
+                    "clientDataJSON": signed["clientDataJSON"]!, "authenticatorData": signed["authenticatorData"]!,
+                    "signature": signed["signature"]!, "userHandle": signed["userHandle"]!,
+                ],
+                "clientExtensionResults": [String: Any](), "authenticatorAttachment": "platform",
+            ]
+            var mixed = signed
+            mixed["credential"] = signInCredential
+            let refused = try await client.send("POST", "/v1/passkeys/authentications/finish", json: mixed)
+            #expect(refused.code == "invalid-request")
+            var missing = signInCredential
+            missing["response"] = ["clientDataJSON": signed["clientDataJSON"]!]
+            let incomplete = try await client.send(
+                "POST", "/v1/passkeys/authentications/finish",
+                json: ["challengeID": signed["challengeID"]!, "credential": missing])
+            #expect(incomplete.code == "invalid-request")
+            #expect(incomplete.string("detail") == "credential.response.authenticatorData is required.")
+            let viaJSON = try await client.send(
+                "POST", "/v1/passkeys/authentications/finish",
+                json: ["challengeID": signed["challengeID"]!, "credential": signInCredential])
+            #expect(viaJSON.status == 200, "\(viaJSON.text)")
         }
     }
 }

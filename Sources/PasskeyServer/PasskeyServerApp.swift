@@ -22,7 +22,7 @@ final class PasskeyServerApp: Sendable {
 
     init(
         configuration: ServerConfiguration, migrations: MigrationRunner, openAPI: [UInt8]?,
-        webClient: WebClientFiles? = nil, trustAnchors: TrustAnchors, clock: any Clock = SystemClock(),
+        webClient: WebClientFiles? = nil, trustAnchors: TrustAnchors, clock: any WallClock = SystemClock(),
         logSink: @escaping @Sendable (String) -> Void = Logger.standardError
     ) throws(ConfigurationError) {
         self.configuration = configuration

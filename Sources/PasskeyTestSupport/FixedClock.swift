@@ -3,7 +3,7 @@ internal import PasskeyApplication
 internal import Synchronization
 
 /// A clock tests set and advance by hand.
-package final class FixedClock: Clock {
+package final class FixedClock: WallClock {
     private let current: Mutex<Date>
 
     package init(_ date: Date = Date(timeIntervalSince1970: 1_795_000_000)) {

@@ -23,7 +23,7 @@ final class TestServer: Sendable {
     ]
 
     init(
-        conninfo: String, environment: [String: String] = [:], clock: any Clock = SystemClock(),
+        conninfo: String, environment: [String: String] = [:], clock: any WallClock = SystemClock(),
         logSink: @escaping @Sendable (String) -> Void = Logger.standardError
     ) throws {
         var env = Self.baseEnvironment.merging(environment) { $1 }
@@ -56,7 +56,7 @@ final class TestServer: Sendable {
 
 /// Runs `body` against a fresh server on a fresh database; stops and drops both afterwards.
 func withServer(
-    environment: [String: String] = [:], clock: any Clock = SystemClock(),
+    environment: [String: String] = [:], clock: any WallClock = SystemClock(),
     logSink: @escaping @Sendable (String) -> Void = Logger.standardError,
     _ body: (TestServer, TestDatabase) async throws -> Void
 ) async throws {

@@ -3,9 +3,9 @@
 package struct AccountDeletionUseCase: Sendable {
     let accounts: any AccountRepository
     let policy: PasskeyPolicy
-    let clock: any Clock
+    let clock: any WallClock
 
-    package init(accounts: any AccountRepository, policy: PasskeyPolicy, clock: any Clock) {
+    package init(accounts: any AccountRepository, policy: PasskeyPolicy, clock: any WallClock) {
         self.accounts = accounts
         self.policy = policy
         self.clock = clock

@@ -11,9 +11,9 @@ package enum BearerAuthenticationError: Error, Hashable, Sendable {
 package struct BearerAuthenticationUseCase: Sendable {
     let sessions: any SessionRepository
     let tokens: any SessionTokenGenerator
-    let clock: any Clock
+    let clock: any WallClock
 
-    package init(sessions: any SessionRepository, tokens: any SessionTokenGenerator, clock: any Clock) {
+    package init(sessions: any SessionRepository, tokens: any SessionTokenGenerator, clock: any WallClock) {
         self.sessions = sessions
         self.tokens = tokens
         self.clock = clock

@@ -17,11 +17,11 @@ package struct OperatorRecoveryCodeUseCase: Sendable {
     let random: any RandomGenerator
     let digester: any SecretDigester
     let policy: PasskeyPolicy
-    let clock: any Clock
+    let clock: any WallClock
 
     package init(
         recoveryCodes: any RecoveryCodeRepository, random: any RandomGenerator, digester: any SecretDigester,
-        policy: PasskeyPolicy, clock: any Clock
+        policy: PasskeyPolicy, clock: any WallClock
     ) {
         self.recoveryCodes = recoveryCodes
         self.random = random

@@ -30,11 +30,11 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
     let names: any AuthenticatorNames
     let issuer: SessionIssuer
     let policy: PasskeyPolicy
-    let clock: any Clock
+    let clock: any WallClock
 
     package init(
         registrations: any AccountRegistrationRepository, verifier: any CredentialVerifier,
-        names: any AuthenticatorNames, issuer: SessionIssuer, policy: PasskeyPolicy, clock: any Clock
+        names: any AuthenticatorNames, issuer: SessionIssuer, policy: PasskeyPolicy, clock: any WallClock
     ) {
         self.registrations = registrations
         self.verifier = verifier

@@ -23,11 +23,11 @@ package struct PasskeyAccountRegistrationStartUseCase: Sendable {
     let limiter: AddressRateLimiter
     let random: any RandomGenerator
     let policy: PasskeyPolicy
-    let clock: any Clock
+    let clock: any WallClock
 
     package init(
         registrations: any AccountRegistrationRepository, limiter: AddressRateLimiter, random: any RandomGenerator,
-        policy: PasskeyPolicy, clock: any Clock
+        policy: PasskeyPolicy, clock: any WallClock
     ) {
         self.registrations = registrations
         self.limiter = limiter

@@ -28,11 +28,11 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
     let verifier: any CredentialVerifier
     let issuer: SessionIssuer
     let policy: PasskeyPolicy
-    let clock: any Clock
+    let clock: any WallClock
 
     package init(
         challenges: any ChallengeRepository, sessions: any SessionRepository, verifier: any CredentialVerifier,
-        issuer: SessionIssuer, policy: PasskeyPolicy, clock: any Clock
+        issuer: SessionIssuer, policy: PasskeyPolicy, clock: any WallClock
     ) {
         self.challenges = challenges
         self.sessions = sessions

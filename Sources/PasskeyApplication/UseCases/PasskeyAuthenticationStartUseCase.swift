@@ -22,11 +22,11 @@ package struct PasskeyAuthenticationStartUseCase: Sendable {
     let limiter: AddressRateLimiter
     let random: any RandomGenerator
     let policy: PasskeyPolicy
-    let clock: any Clock
+    let clock: any WallClock
 
     package init(
         challenges: any ChallengeRepository, limiter: AddressRateLimiter, random: any RandomGenerator,
-        policy: PasskeyPolicy, clock: any Clock
+        policy: PasskeyPolicy, clock: any WallClock
     ) {
         self.challenges = challenges
         self.limiter = limiter

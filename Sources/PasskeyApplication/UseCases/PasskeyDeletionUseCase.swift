@@ -5,9 +5,9 @@ package import PasskeyDomain
 package struct PasskeyDeletionUseCase: Sendable {
     let passkeys: any PasskeyCredentialRepository
     let policy: PasskeyPolicy
-    let clock: any Clock
+    let clock: any WallClock
 
-    package init(passkeys: any PasskeyCredentialRepository, policy: PasskeyPolicy, clock: any Clock) {
+    package init(passkeys: any PasskeyCredentialRepository, policy: PasskeyPolicy, clock: any WallClock) {
         self.passkeys = passkeys
         self.policy = policy
         self.clock = clock

@@ -27,11 +27,11 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
     let verifier: any CredentialVerifier
     let names: any AuthenticatorNames
     let policy: PasskeyPolicy
-    let clock: any Clock
+    let clock: any WallClock
 
     package init(
         challenges: any ChallengeRepository, passkeys: any PasskeyCredentialRepository,
-        verifier: any CredentialVerifier, names: any AuthenticatorNames, policy: PasskeyPolicy, clock: any Clock
+        verifier: any CredentialVerifier, names: any AuthenticatorNames, policy: PasskeyPolicy, clock: any WallClock
     ) {
         self.challenges = challenges
         self.passkeys = passkeys

@@ -29,11 +29,11 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
     let limiter: AddressRateLimiter
     let random: any RandomGenerator
     let policy: PasskeyPolicy
-    let clock: any Clock
+    let clock: any WallClock
 
     package init(
         accounts: any AccountRepository, challenges: any ChallengeRepository, limiter: AddressRateLimiter,
-        random: any RandomGenerator, policy: PasskeyPolicy, clock: any Clock
+        random: any RandomGenerator, policy: PasskeyPolicy, clock: any WallClock
     ) {
         self.accounts = accounts
         self.challenges = challenges

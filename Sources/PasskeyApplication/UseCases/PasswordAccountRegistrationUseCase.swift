@@ -21,10 +21,10 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
     let accounts: any AccountRepository
     let hasher: any PasswordHasher
     let limiter: AddressRateLimiter
-    let clock: any Clock
+    let clock: any WallClock
 
     package init(
-        accounts: any AccountRepository, hasher: any PasswordHasher, limiter: AddressRateLimiter, clock: any Clock
+        accounts: any AccountRepository, hasher: any PasswordHasher, limiter: AddressRateLimiter, clock: any WallClock
     ) {
         self.accounts = accounts
         self.hasher = hasher

@@ -24,12 +24,12 @@ package struct PasswordAuthenticationUseCase: Sendable {
     let hasher: any PasswordHasher
     let issuer: SessionIssuer
     let policy: PasskeyPolicy
-    let clock: any Clock
+    let clock: any WallClock
     let gate: AttemptGate
 
     package init(
         accounts: any AccountRepository, sessions: any SessionRepository, rateLimits: any RateLimitRepository,
-        hasher: any PasswordHasher, issuer: SessionIssuer, policy: PasskeyPolicy, clock: any Clock,
+        hasher: any PasswordHasher, issuer: SessionIssuer, policy: PasskeyPolicy, clock: any WallClock,
         gate: AttemptGate = AttemptGate()
     ) {
         self.gate = gate

@@ -29,12 +29,12 @@ package enum PasswordImportError: Error, Hashable, Sendable {
 /// Legacy hashes are kept as they are and upgraded to Argon2id at each user's next sign-in.
 package struct PasswordImportUseCase: Sendable {
     let accounts: any AccountRepository
-    let clock: any Clock
+    let clock: any WallClock
 
     /// Hash formats accepted on import (verified later by the password hasher).
     static let acceptedPrefixes = ["$argon2id$", "$argon2i$", "$2a$", "$2b$", "$2y$", "$pbkdf2-sha256$"]
 
-    package init(accounts: any AccountRepository, clock: any Clock) {
+    package init(accounts: any AccountRepository, clock: any WallClock) {
         self.accounts = accounts
         self.clock = clock
     }

@@ -23,12 +23,12 @@ package struct RecoverySignInUseCase: Sendable {
     let digester: any SecretDigester
     let issuer: SessionIssuer
     let policy: PasskeyPolicy
-    let clock: any Clock
+    let clock: any WallClock
     let gate: AttemptGate
 
     package init(
         recoveryCodes: any RecoveryCodeRepository, rateLimits: any RateLimitRepository, digester: any SecretDigester,
-        issuer: SessionIssuer, policy: PasskeyPolicy, clock: any Clock, gate: AttemptGate
+        issuer: SessionIssuer, policy: PasskeyPolicy, clock: any WallClock, gate: AttemptGate
     ) {
         self.recoveryCodes = recoveryCodes
         self.rateLimits = rateLimits

@@ -5,9 +5,9 @@ package import PasskeyDomain
 /// ending sessions only ever takes access away.
 package struct SessionEndUseCase: Sendable {
     let sessions: any SessionRepository
-    let clock: any Clock
+    let clock: any WallClock
 
-    package init(sessions: any SessionRepository, clock: any Clock) {
+    package init(sessions: any SessionRepository, clock: any WallClock) {
         self.sessions = sessions
         self.clock = clock
     }

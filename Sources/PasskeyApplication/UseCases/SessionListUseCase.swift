@@ -3,9 +3,9 @@ package import PasskeyDomain
 /// `GET /v1/account/sessions`: the account's active sessions, newest first.
 package struct SessionListUseCase: Sendable {
     let sessions: any SessionRepository
-    let clock: any Clock
+    let clock: any WallClock
 
-    package init(sessions: any SessionRepository, clock: any Clock) {
+    package init(sessions: any SessionRepository, clock: any WallClock) {
         self.sessions = sessions
         self.clock = clock
     }

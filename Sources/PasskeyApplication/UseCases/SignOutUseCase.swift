@@ -8,9 +8,9 @@ package enum SignOutError: Error, Hashable, Sendable {
 /// Revokes the current session; its token stops working at once.
 package struct SignOutUseCase: Sendable {
     let sessions: any SessionRepository
-    let clock: any Clock
+    let clock: any WallClock
 
-    package init(sessions: any SessionRepository, clock: any Clock) {
+    package init(sessions: any SessionRepository, clock: any WallClock) {
         self.sessions = sessions
         self.clock = clock
     }

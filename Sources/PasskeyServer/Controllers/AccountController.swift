@@ -14,6 +14,15 @@ struct AccountController: Sendable {
     let passwordRemoval: PasswordRemovalUseCase
     let accountDeletion: AccountDeletionUseCase
 
+    func register(in router: inout Router) {
+        router.add("GET", "/v1/account", account(_:))
+        router.add("DELETE", "/v1/account", deleteAccount(_:))
+        router.add("DELETE", "/v1/account/password", removePassword(_:))
+        router.add("GET", "/v1/passkeys", passkeys(_:))
+        router.add("PATCH", "/v1/passkeys/{credentialID}", renamePasskey(_:))
+        router.add("DELETE", "/v1/passkeys/{credentialID}", deletePasskey(_:))
+    }
+
     func account(_ context: RequestContext) async -> HTTPResponse {
         await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let session = try await support.authenticate(context)
@@ -27,7 +36,7 @@ struct AccountController: Sendable {
                         passkeys: summary.passkeys.map(support.passkey),
                         recoveryCodesRemaining: summary.recoveryCodesRemaining))
             } catch {
-                throw ProblemMapping.problem(error)
+                throw error.problem
             }
         }
     }
@@ -38,7 +47,7 @@ struct AccountController: Sendable {
             do throws(AccountManagementError) {
                 return support.json(200, try await list.execute(session: session).map(support.passkey))
             } catch {
-                throw ProblemMapping.problem(error)
+                throw error.problem
             }
         }
     }
@@ -53,7 +62,7 @@ struct AccountController: Sendable {
                 return support.json(
                     200, support.passkey(try await rename.execute(session: session, credentialID: id, name: name)))
             } catch {
-                throw ProblemMapping.problem(error)
+                throw error.problem
             }
         }
     }
@@ -66,7 +75,7 @@ struct AccountController: Sendable {
                 try await deletion.execute(session: session, credentialID: try? credentialID(context))
                 return support.noContent()
             } catch {
-                throw ProblemMapping.problem(error)
+                throw error.problem
             }
         }
     }
@@ -78,7 +87,7 @@ struct AccountController: Sendable {
                 try await passwordRemoval.execute(session: session)
                 return support.noContent()
             } catch {
-                throw ProblemMapping.problem(error)
+                throw error.problem
             }
         }
     }
@@ -94,7 +103,7 @@ struct AccountController: Sendable {
                 ])
                 return support.noContent()
             } catch {
-                throw ProblemMapping.problem(error)
+                throw error.problem
             }
         }
     }

@@ -83,6 +83,33 @@ struct ControllerSupport: Sendable {
         }
     }
 
+    /// A successful ceremony step: the answer, and what the log line and metric say about it.
+    struct CeremonySuccess {
+        var response: HTTPResponse
+        var step: String
+        var reason: String? = nil
+    }
+
+    /// Runs one ceremony step: on success one `succeeded` log line and metric, on failure one
+    /// `failed` line and metric with the error's step and reason, and the error's problem.
+    func ceremony<Failure: CeremonyFailure>(
+        _ ceremony: Ceremony, _ context: RequestContext, _ body: () async throws(Failure) -> CeremonySuccess
+    ) async throws(Problem) -> HTTPResponse {
+        do {
+            let success = try await body()
+            logger.ceremony(
+                ceremony.name, step: success.step, event: "succeeded", reason: success.reason,
+                requestID: context.requestID)
+            metrics.recordCeremony(ceremony.metricName, outcome: "succeeded", reason: success.reason ?? "")
+            return success.response
+        } catch {
+            let (step, reason) = error.failure
+            logger.ceremony(ceremony.name, step: step, event: "failed", reason: reason, requestID: context.requestID)
+            metrics.recordCeremony(ceremony.metricName, outcome: "failed", reason: reason)
+            throw error.problem
+        }
+    }
+
     func session(_ issued: IssuedSession) -> SessionResponseBody {
         SessionResponseBody(
             accessToken: issued.accessToken, expiresAt: issued.expiresAt, accountID: issued.account.id.description,

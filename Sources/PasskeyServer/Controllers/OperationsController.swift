@@ -16,6 +16,18 @@ struct OperationsController: Sendable {
     /// The password-hashing queue, shown as gauges in `/metrics`.
     var passwordHashing: (@Sendable () -> BlockingWorkPool.Metrics)?
 
+    func register(in router: inout Router) {
+        router.add("GET", "/healthz", health(_:))
+        router.add("GET", "/readyz", ready(_:))
+        router.add("GET", "/metrics", metrics(_:))
+        router.add("GET", "/.well-known/apple-app-site-association", appleAppSiteAssociation(_:))
+        router.add("GET", "/.well-known/assetlinks.json", assetLinks(_:))
+        router.add("GET", "/.well-known/webauthn", webauthn(_:))
+        router.add("GET", "/.well-known/passkey-endpoints", passkeyEndpoints(_:))
+        router.add("GET", "/openapi.json", openAPIJSON(_:))
+        router.add("GET", "/openapi.yaml", openAPIYAML(_:))
+    }
+
     func health(_ context: RequestContext) async -> HTTPResponse {
         HTTPResponse(status: 200, contentType: "application/json", body: Array(#"{"status":"ok"}"#.utf8))
     }

@@ -9,7 +9,10 @@ struct PasskeyAccountRegistrationController: Sendable {
     let start: PasskeyAccountRegistrationStartUseCase
     let finish: PasskeyAccountRegistrationFinishUseCase
 
-    private static let ceremony = "PasskeyAccountRegistration"
+    func register(in router: inout Router) {
+        router.add("POST", "/v1/passkey-accounts/registrations", start(_:))
+        router.add("POST", "/v1/passkey-accounts/registrations/finish", finish(_:))
+    }
 
     func start(_ context: RequestContext) async -> HTTPResponse {
         await support.respond(context) { () throws(Problem) -> HTTPResponse in
@@ -17,21 +20,19 @@ struct PasskeyAccountRegistrationController: Sendable {
                 context.request.body.isEmpty
                 ? AccountRegistrationStartRequestBody(email: nil, displayName: nil)
                 : try support.decode(AccountRegistrationStartRequestBody.self, context)
-            do throws(PasskeyAccountRegistrationStartError) {
+            return try await support.ceremony(.passkeyAccountRegistration, context) {
+                () throws(PasskeyAccountRegistrationStartError) -> ControllerSupport.CeremonySuccess in
                 let started = try await start.execute(
                     email: body.email, displayName: body.displayName, clientAddress: context.rateLimitKey)
-                support.logger.ceremony(
-                    Self.ceremony, step: "accountRegistration.start", event: "succeeded", requestID: context.requestID)
                 let options = started.options
-                return support.json(
+                let response = support.json(
                     200,
                     AccountRegistrationOptionsResponseBody(
                         registrationID: started.registration.id.description, relyingPartyID: options.relyingPartyID,
                         userID: Base64URL.encode(options.userHandle.bytes),
                         challenge: Base64URL.encode(options.challenge.bytes), expiresAt: started.registration.expiresAt,
                         publicKey: CreationOptionsJSON(options)))
-            } catch {
-                throw ProblemMapping.problem(error)
+                return .init(response: response, step: "accountRegistration.start")
             }
         }
     }
@@ -43,31 +44,13 @@ struct PasskeyAccountRegistrationController: Sendable {
             let email = try support.required(body.email, field: "email")
             let displayName = try support.required(body.displayName, field: "displayName")
             let parsed = try RegistrationBodyParser(support: support).parse(body)
-            do throws(PasskeyAccountRegistrationFinishError) {
+            return try await support.ceremony(.passkeyAccountRegistration, context) {
+                () throws(PasskeyAccountRegistrationFinishError) -> ControllerSupport.CeremonySuccess in
                 let done = try await finish.execute(
                     registrationID: registrationID, email: email, displayName: displayName, response: parsed.response,
                     name: parsed.name, residentKey: parsed.residentKey)
-                support.logger.ceremony(
-                    Self.ceremony, step: "accountRegistration.complete", event: "succeeded",
-                    requestID: context.requestID)
-                support.metrics.recordCeremony("passkey_account_registration", outcome: "succeeded")
-                return support.json(201, support.session(done.session))
-            } catch {
-                let (step, reason): (String, String) =
-                    switch error {
-                    case .invalidRequest: ("accountRegistration.parse", "invalidRequest")
-                    case .registrationUnavailable: ("accountRegistration.load", "registrationUnavailable")
-                    case .registrationMismatch: ("accountRegistration.load", "registrationMismatch")
-                    case .verificationFailed(let failure): ("accountRegistration.verifyCredential", failure.reason)
-                    case .emailTaken: ("accountRegistration.complete", "emailTaken")
-                    case .credentialExists: ("accountRegistration.complete", "credentialExists")
-                    case .unavailable: ("accountRegistration", "databaseUnavailable")
-                    case .internalFailure: ("accountRegistration", "internal")
-                    }
-                support.logger.ceremony(
-                    Self.ceremony, step: step, event: "failed", reason: reason, requestID: context.requestID)
-                support.metrics.recordCeremony("passkey_account_registration", outcome: "failed", reason: reason)
-                throw ProblemMapping.problem(error)
+                return .init(
+                    response: support.json(201, support.session(done.session)), step: "accountRegistration.complete")
             }
         }
     }

@@ -9,21 +9,24 @@ struct PasskeyAuthenticationController: Sendable {
     let start: PasskeyAuthenticationStartUseCase
     let finish: PasskeyAuthenticationFinishUseCase
 
-    private static let ceremony = "PasskeyAuthentication"
+    func register(in router: inout Router) {
+        router.add("POST", "/v1/passkeys/authentications", start(_:))
+        router.add("POST", "/v1/passkeys/authentications/finish", finish(_:))
+    }
 
     func start(_ context: RequestContext) async -> HTTPResponse {
         await support.respond(context) { () throws(Problem) -> HTTPResponse in
-            do throws(PasskeyAuthenticationStartError) {
+            try await support.ceremony(.passkeyAuthentication, context) {
+                () throws(PasskeyAuthenticationStartError) -> ControllerSupport.CeremonySuccess in
                 let started = try await start.execute(clientAddress: context.rateLimitKey)
                 let options = started.options
-                return support.json(
+                let response = support.json(
                     200,
                     AuthenticationOptionsResponseBody(
                         challengeID: started.challengeID.description, relyingPartyID: options.relyingPartyID,
                         challenge: Base64URL.encode(options.challenge.bytes), expiresAt: started.expiresAt,
                         publicKey: RequestOptionsJSON(options)))
-            } catch {
-                throw ProblemMapping.problem(error)
+                return .init(response: response, step: "authentication.start")
             }
         }
     }
@@ -33,33 +36,20 @@ struct PasskeyAuthenticationController: Sendable {
             let body = try support.decode(AuthenticationFinishRequestBody.self, context)
             let challengeID = ChallengeID(try support.uuid(body.challengeID, field: "challengeID"))
             let response = try parse(body)
-            do throws(PasskeyAuthenticationFinishError) {
+            return try await support.ceremony(.passkeyAuthentication, context) {
+                () throws(PasskeyAuthenticationFinishError) -> ControllerSupport.CeremonySuccess in
                 let done = try await finish.execute(challengeID: challengeID, response: response)
                 if done.cloneWarning {
+                    // Accepted (a synced passkey), but worth an operator's look: a possible clone.
                     support.logger.ceremony(
-                        Self.ceremony, step: "authentication.verifyAssertion", event: "warning",
-                        reason: "signCountNotIncreasedSynced", requestID: context.requestID, level: .warning)
-                    support.metrics.recordCeremony("passkey_authentication", outcome: "warning", reason: "cloneWarning")
+                        Ceremony.passkeyAuthentication.name, step: "authentication.verifyAssertion",
+                        event: "warning", reason: "signCountNotIncreasedSynced", requestID: context.requestID,
+                        level: .warning)
+                    support.metrics.recordCeremony(
+                        Ceremony.passkeyAuthentication.metricName, outcome: "warning", reason: "cloneWarning")
                 }
-                support.logger.ceremony(
-                    Self.ceremony, step: "authentication.recordAssertion", event: "succeeded",
-                    requestID: context.requestID)
-                support.metrics.recordCeremony("passkey_authentication", outcome: "succeeded")
-                return support.json(200, support.session(done.session))
-            } catch {
-                let (step, reason): (String, String) =
-                    switch error {
-                    case .invalidRequest: ("authentication.parse", "invalidRequest")
-                    case .challengeUnavailable: ("authentication.consumeChallenge", "challengeUnavailable")
-                    case .unknownCredential: ("authentication.lookupCredential", "unknownCredential")
-                    case .authenticationFailed(let failure): ("authentication.verifyAssertion", failure.reason)
-                    case .unavailable: ("authentication", "databaseUnavailable")
-                    case .internalFailure: ("authentication", "internal")
-                    }
-                support.logger.ceremony(
-                    Self.ceremony, step: step, event: "failed", reason: reason, requestID: context.requestID)
-                support.metrics.recordCeremony("passkey_authentication", outcome: "failed", reason: reason)
-                throw ProblemMapping.problem(error)
+                return .init(
+                    response: support.json(200, support.session(done.session)), step: "authentication.recordAssertion")
             }
         }
     }

@@ -10,7 +10,10 @@ struct PasskeyRegistrationController: Sendable {
     let finish: PasskeyRegistrationFinishUseCase
     let relyingPartyName: String
 
-    private static let ceremony = "PasskeyRegistration"
+    func register(in router: inout Router) {
+        router.add("POST", "/v1/passkeys/registrations", start(_:))
+        router.add("POST", "/v1/passkeys/registrations/finish", finish(_:))
+    }
 
     func start(_ context: RequestContext) async -> HTTPResponse {
         await support.respond(context) { () throws(Problem) -> HTTPResponse in
@@ -25,13 +28,11 @@ struct PasskeyRegistrationController: Sendable {
             case "conditional": mode = .conditional
             default: throw Problem.invalidRequest("mode must be modal or conditional.")
             }
-            do throws(PasskeyRegistrationStartError) {
-                let started = try await start.execute(
-                    session: session, mode: mode, clientAddress: context.rateLimitKey)
-                support.logger.ceremony(
-                    Self.ceremony, step: "registration.start", event: "succeeded", requestID: context.requestID)
+            return try await support.ceremony(.passkeyRegistration, context) {
+                () throws(PasskeyRegistrationStartError) -> ControllerSupport.CeremonySuccess in
+                let started = try await start.execute(session: session, mode: mode, clientAddress: context.rateLimitKey)
                 let options = started.options
-                return support.json(
+                let response = support.json(
                     200,
                     RegistrationOptionsResponseBody(
                         challengeID: started.challengeID.description, relyingPartyID: options.relyingPartyID,
@@ -40,19 +41,7 @@ struct PasskeyRegistrationController: Sendable {
                         displayName: options.userDisplayName, challenge: Base64URL.encode(options.challenge.bytes),
                         expiresAt: started.expiresAt, mode: started.mode.rawValue,
                         publicKey: CreationOptionsJSON(options)))
-            } catch {
-                let reason: String =
-                    switch error {
-                    case .conditionalNotAllowed: "conditionalNotAllowed"
-                    case .reauthenticationRequired: "reauthenticationRequired"
-                    case .rateLimited: "rateLimited"
-                    case .unavailable: "databaseUnavailable"
-                    case .internalFailure: "internal"
-                    }
-                support.logger.ceremony(
-                    Self.ceremony, step: "registration.start", event: "failed", reason: reason,
-                    requestID: context.requestID)
-                throw ProblemMapping.problem(error)
+                return .init(response: response, step: "registration.start", reason: started.mode.rawValue)
             }
         }
     }
@@ -63,29 +52,13 @@ struct PasskeyRegistrationController: Sendable {
             let body = try support.decode(RegistrationFinishRequestBody.self, context)
             let challengeID = ChallengeID(try support.uuid(body.challengeID, field: "challengeID"))
             let parsed = try RegistrationBodyParser(support: support).parse(body)
-            do throws(PasskeyRegistrationFinishError) {
+            return try await support.ceremony(.passkeyRegistration, context) {
+                () throws(PasskeyRegistrationFinishError) -> ControllerSupport.CeremonySuccess in
                 let done = try await finish.execute(
                     session: session, challengeID: challengeID, response: parsed.response, name: parsed.name,
                     residentKey: parsed.residentKey)
-                support.logger.ceremony(
-                    Self.ceremony, step: "registration.storeCredential", event: "succeeded",
-                    reason: done.mode == .conditional ? "conditional" : nil, requestID: context.requestID)
-                support.metrics.recordCeremony("passkey_registration", outcome: "succeeded", reason: done.mode.rawValue)
-                return support.noContent()
-            } catch {
-                let (step, reason): (String, String) =
-                    switch error {
-                    case .invalidRequest: ("registration.parse", "invalidRequest")
-                    case .challengeUnavailable: ("registration.consumeChallenge", "challengeUnavailable")
-                    case .verificationFailed(let failure): ("registration.verifyCredential", failure.reason)
-                    case .credentialExists: ("registration.storeCredential", "credentialExists")
-                    case .unavailable: ("registration", "databaseUnavailable")
-                    case .internalFailure: ("registration", "internal")
-                    }
-                support.logger.ceremony(
-                    Self.ceremony, step: step, event: "failed", reason: reason, requestID: context.requestID)
-                support.metrics.recordCeremony("passkey_registration", outcome: "failed", reason: reason)
-                throw ProblemMapping.problem(error)
+                return .init(
+                    response: support.noContent(), step: "registration.storeCredential", reason: done.mode.rawValue)
             }
         }
     }

@@ -9,6 +9,12 @@ struct PasswordController: Sendable {
     let authentication: PasswordAuthenticationUseCase
     let signOut: SignOutUseCase
 
+    func register(in router: inout Router) {
+        router.add("POST", "/v1/accounts", createAccount(_:))
+        router.add("POST", "/v1/sessions", signIn(_:))
+        router.add("DELETE", "/v1/sessions/current", signOut(_:))
+    }
+
     func createAccount(_ context: RequestContext) async -> HTTPResponse {
         await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let body = try support.decode(PasswordAccountRequestBody.self, context)
@@ -21,7 +27,7 @@ struct PasswordController: Sendable {
                     AccountCreatedResponseBody(
                         accountID: account.id.description, displayName: account.displayName.value))
             } catch {
-                throw ProblemMapping.problem(error)
+                throw error.problem
             }
         }
     }
@@ -29,28 +35,11 @@ struct PasswordController: Sendable {
     func signIn(_ context: RequestContext) async -> HTTPResponse {
         await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let body = try support.decode(PasswordSessionRequestBody.self, context)
-            do throws(PasswordAuthenticationError) {
+            return try await support.ceremony(.passwordAuthentication, context) {
+                () throws(PasswordAuthenticationError) -> ControllerSupport.CeremonySuccess in
                 let issued = try await authentication.execute(
                     email: body.email, password: body.password, clientAddress: context.rateLimitKey)
-                support.logger.ceremony(
-                    "PasswordAuthentication", step: "password.verify", event: "succeeded", requestID: context.requestID)
-                support.metrics.recordCeremony("password_authentication", outcome: "succeeded")
-                return support.json(200, support.session(issued))
-            } catch {
-                let reason: String
-                switch error {
-                case .invalidCredentials: reason = "invalidCredentials"
-                case .rateLimited: reason = "rateLimited"
-                case .hashingBusy: reason = "hashingBusy"
-                case .invalidRequest: reason = "invalidRequest"
-                case .unavailable: reason = "databaseUnavailable"
-                case .internalFailure: reason = "internal"
-                }
-                support.logger.ceremony(
-                    "PasswordAuthentication", step: "password.verify", event: "failed", reason: reason,
-                    requestID: context.requestID)
-                support.metrics.recordCeremony("password_authentication", outcome: "failed", reason: reason)
-                throw ProblemMapping.problem(error)
+                return .init(response: support.json(200, support.session(issued)), step: "password.verify")
             }
         }
     }
@@ -61,7 +50,7 @@ struct PasswordController: Sendable {
             do throws(SignOutError) {
                 try await signOut.execute(session: session)
             } catch {
-                throw ProblemMapping.problem(error)
+                throw error.problem
             }
             return support.noContent()
         }

@@ -10,6 +10,11 @@ struct RecoveryController: Sendable {
     let creation: RecoveryCodeSetCreationUseCase
     let signIn: RecoverySignInUseCase
 
+    func register(in router: inout Router) {
+        router.add("POST", "/v1/account/recovery-codes", createCodes(_:))
+        router.add("POST", "/v1/recovery/sessions", signIn(_:))
+    }
+
     func createCodes(_ context: RequestContext) async -> HTTPResponse {
         await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let session = try await support.authenticate(context)
@@ -21,7 +26,7 @@ struct RecoveryController: Sendable {
                 ])
                 return support.json(201, RecoveryCodesResponseBody(codes: set.codes, createdAt: set.createdAt))
             } catch {
-                throw ProblemMapping.problem(error)
+                throw error.problem
             }
         }
     }
@@ -29,7 +34,8 @@ struct RecoveryController: Sendable {
     func signIn(_ context: RequestContext) async -> HTTPResponse {
         await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let body = try support.decode(RecoverySessionRequestBody.self, context)
-            do throws(RecoverySignInError) {
+            return try await support.ceremony(.recoveryAuthentication, context) {
+                () throws(RecoverySignInError) -> ControllerSupport.CeremonySuccess in
                 let (issued, source) = try await signIn.execute(
                     email: body.email, code: body.code, clientAddress: context.rateLimitKey)
                 // Every recovery sign-in is worth an operator's look; never with the code.
@@ -37,22 +43,9 @@ struct RecoveryController: Sendable {
                     "event": "recovery_sign_in", "account_id": issued.account.id.description,
                     "source": source.rawValue, "client": context.clientAddress, "request_id": context.requestID,
                 ])
-                support.metrics.recordCeremony("recovery_authentication", outcome: "succeeded")
-                return support.json(200, support.session(issued))
-            } catch {
-                let reason: String =
-                    switch error {
-                    case .invalidRequest: "invalidRequest"
-                    case .invalidCredentials: "invalidCredentials"
-                    case .rateLimited: "rateLimited"
-                    case .unavailable: "databaseUnavailable"
-                    case .internalFailure: "internal"
-                    }
-                support.logger.ceremony(
-                    "RecoveryAuthentication", step: "recovery.redeem", event: "failed", reason: reason,
-                    requestID: context.requestID)
-                support.metrics.recordCeremony("recovery_authentication", outcome: "failed", reason: reason)
-                throw ProblemMapping.problem(error)
+                return .init(
+                    response: support.json(200, support.session(issued)), step: "recovery.redeem",
+                    reason: source.rawValue)
             }
         }
     }

@@ -11,6 +11,12 @@ struct SessionController: Sendable {
     let list: SessionListUseCase
     let end: SessionEndUseCase
 
+    func register(in router: inout Router) {
+        router.add("GET", "/v1/account/sessions", sessions(_:))
+        router.add("DELETE", "/v1/account/sessions", endOtherSessions(_:))
+        router.add("DELETE", "/v1/account/sessions/{sessionID}", endSession(_:))
+    }
+
     func sessions(_ context: RequestContext) async -> HTTPResponse {
         await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let caller = try await support.authenticate(context)
@@ -26,7 +32,7 @@ struct SessionController: Sendable {
                             credentialID: session.credentialID.map { Base64URL.encode($0.bytes) })
                     })
             } catch {
-                throw ProblemMapping.problem(error)
+                throw error.problem
             }
         }
     }
@@ -40,7 +46,7 @@ struct SessionController: Sendable {
                 try await end.endOne(id, session: caller)
                 return support.noContent()
             } catch {
-                throw ProblemMapping.problem(error)
+                throw error.problem
             }
         }
     }
@@ -52,7 +58,7 @@ struct SessionController: Sendable {
                 try await end.endOthers(session: caller)
                 return support.noContent()
             } catch {
-                throw ProblemMapping.problem(error)
+                throw error.problem
             }
         }
     }

@@ -15,6 +15,11 @@ struct WebClientController: Sendable {
     static let indexCacheControl = "no-cache"
     static let assetCacheControl = "public, max-age=300"
 
+    func register(in router: inout Router) {
+        router.add("GET", "/", index(_:))
+        router.add("GET", "/assets/{file}", asset(_:))
+    }
+
     func index(_ context: RequestContext) async -> HTTPResponse {
         guard let files else { return Problem.notFound.response }
         return Self.response(files.index, cacheControl: Self.indexCacheControl, request: context.request)

@@ -1,10 +1,10 @@
 internal import PasskeyApplication
 
-/// The one place where use-case errors become HTTP problems. Every switch is exhaustive and
-/// has no `default:`, so a new error case breaks the build here and nowhere else.
-enum ProblemMapping {
-    static func problem(_ error: PasswordAccountRegistrationError) -> Problem {
-        switch error {
+// The one place where use-case errors become HTTP problems. Every switch is exhaustive and has
+// no `default:`, so a new error case breaks the build here and nowhere else.
+extension PasswordAccountRegistrationError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .weakPassword:
             Problem(
@@ -17,9 +17,11 @@ enum ProblemMapping {
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
+}
 
-    static func problem(_ error: PasswordAuthenticationError) -> Problem {
-        switch error {
+extension PasswordAuthenticationError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .invalidCredentials:
             Problem(status: 401, code: .invalidCredentials, detail: "The email or password is not right.")
@@ -29,9 +31,11 @@ enum ProblemMapping {
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
+}
 
-    static func problem(_ error: RecoverySignInError) -> Problem {
-        switch error {
+extension RecoverySignInError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .invalidCredentials:
             Problem(status: 401, code: .invalidCredentials, detail: "The email or recovery code is not right.")
@@ -40,16 +44,20 @@ enum ProblemMapping {
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
+}
 
-    static func problem(_ error: SignOutError) -> Problem {
-        switch error {
+extension SignOutError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
+}
 
-    static func problem(_ error: PasskeyRegistrationStartError) -> Problem {
-        switch error {
+extension PasskeyRegistrationStartError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
         case .conditionalNotAllowed:
             Problem(
                 status: 403, code: .conditionalNotAllowed,
@@ -60,58 +68,68 @@ enum ProblemMapping {
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
+}
 
-    static func problem(_ error: PasskeyRegistrationFinishError) -> Problem {
-        switch error {
+extension PasskeyRegistrationFinishError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
-        case .challengeUnavailable: challengeUnavailable
-        case .verificationFailed(let failure): verificationFailed(failure)
-        case .credentialExists: credentialExists
+        case .challengeUnavailable: ProblemMapping.challengeUnavailable
+        case .verificationFailed(let failure): ProblemMapping.verificationFailed(failure)
+        case .credentialExists: ProblemMapping.credentialExists
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
+}
 
-    static func problem(_ error: PasskeyAccountRegistrationStartError) -> Problem {
-        switch error {
+extension PasskeyAccountRegistrationStartError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
+}
 
-    static func problem(_ error: PasskeyAccountRegistrationFinishError) -> Problem {
-        switch error {
+extension PasskeyAccountRegistrationFinishError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .registrationUnavailable:
             Problem(
                 status: 400, code: .registrationUnavailable,
                 detail: "The registration is unknown, expired or completed.")
-        case .verificationFailed(let failure): verificationFailed(failure)
+        case .verificationFailed(let failure): ProblemMapping.verificationFailed(failure)
         case .registrationMismatch:
             Problem(
                 status: 400, code: .registrationMismatch,
                 detail: "Email or display name differ from those given at start.")
         case .emailTaken: Problem(status: 409, code: .emailTaken, detail: "An account with this email exists.")
-        case .credentialExists: credentialExists
+        case .credentialExists: ProblemMapping.credentialExists
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
+}
 
-    static func problem(_ error: PasskeyAuthenticationStartError) -> Problem {
-        switch error {
+extension PasskeyAuthenticationStartError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
+}
 
-    static func problem(_ error: PasskeyAuthenticationFinishError) -> Problem {
-        switch error {
+extension PasskeyAuthenticationFinishError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
-        case .challengeUnavailable: challengeUnavailable
+        case .challengeUnavailable: ProblemMapping.challengeUnavailable
         case .unknownCredential:
             Problem(status: 401, code: .unknownCredential, detail: "This passkey is not registered here.")
         case .authenticationFailed:
@@ -121,9 +139,11 @@ enum ProblemMapping {
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
+}
 
-    static func problem(_ error: AccountManagementError) -> Problem {
-        switch error {
+extension AccountManagementError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
         case .notFound: .notFound
         case .reauthenticationRequired: .reauthenticationRequired
         case .lastCredential:
@@ -142,14 +162,17 @@ enum ProblemMapping {
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
     }
+}
 
-    private static let challengeUnavailable = Problem(
+/// Answers shared by several errors.
+enum ProblemMapping {
+    static let challengeUnavailable = Problem(
         status: 400, code: .challengeUnavailable, detail: "The challenge is unknown, expired or already used.")
 
-    private static let credentialExists = Problem(
+    static let credentialExists = Problem(
         status: 409, code: .credentialExists, detail: "This passkey is already registered.")
 
-    private static func verificationFailed(_ failure: CredentialVerificationFailure) -> Problem {
+    static func verificationFailed(_ failure: CredentialVerificationFailure) -> Problem {
         Problem(
             status: 400, code: .registrationVerificationFailed,
             detail: "The authenticator's response could not be verified.", reason: failure.reason)

@@ -1,0 +1,13 @@
+/// A use-case error that knows its HTTP answer. Each use case's error enum conforms once, in
+/// `ProblemMapping.swift`, with an exhaustive switch: a new case breaks the build there.
+protocol ProblemConvertible: Error {
+    var problem: Problem { get }
+}
+
+/// The error of a ceremony step: its answer, plus where it failed and why for the log line and
+/// the metric (`CeremonyFailures.swift`). `ControllerSupport.ceremony` logs, counts and maps it.
+protocol CeremonyFailure: ProblemConvertible {
+    /// `step` as in `[PasskeyAuthentication] step=authentication.verifyAssertion`, and the
+    /// `reason` (camelCase, the same in log and metric).
+    var failure: (step: String, reason: String) { get }
+}

@@ -1,0 +1,76 @@
+package import Foundation
+package import PasskeyApplication
+package import PasskeyDomain
+internal import Synchronization
+
+/// `RecoveryCodeRepository` in memory for unit tests of use cases: codes by digest, each used
+/// once, operator codes expiring, sessions recorded. Accounts are registered by email first.
+package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
+    private struct State {
+        var accounts: [String: Account] = [:]
+        var codes: [StoredRecoveryCode] = []
+        var used: Set<UUID> = []
+        var sessions: [AuthenticationSession] = []
+        var failNext: RepositoryError?
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    package func register(_ account: Account, normalizedEmail: String) {
+        state.withLock { $0.accounts[normalizedEmail] = account }
+    }
+
+    package func failNext(_ error: RepositoryError) { state.withLock { $0.failNext = error } }
+    package var sessions: [AuthenticationSession] { state.withLock { $0.sessions } }
+    package var storedCodes: [StoredRecoveryCode] { state.withLock { $0.codes } }
+
+    private func checkFailure(_ state: inout State) throws(RepositoryError) {
+        if let error = state.failNext {
+            state.failNext = nil
+            throw error
+        }
+    }
+
+    package func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode]) async throws(RepositoryError)
+        -> Bool
+    {
+        try state.withLock { (state) throws(RepositoryError) -> Bool in
+            try checkFailure(&state)
+            guard state.accounts.values.contains(where: { $0.id == accountID }) else { return false }
+            state.codes.removeAll { $0.accountID == accountID }
+            state.codes += codes
+            return true
+        }
+    }
+
+    package func addOperatorCode(
+        normalizedEmail: String, makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
+    ) async throws(RepositoryError) -> AccountID? {
+        try state.withLock { (state) throws(RepositoryError) -> AccountID? in
+            try checkFailure(&state)
+            guard let account = state.accounts[normalizedEmail] else { return nil }
+            state.codes.append(makeCode(account.id))
+            return account.id
+        }
+    }
+
+    package func redeem(
+        normalizedEmail: String, codeDigest: [UInt8], now: Date,
+        makeSession: @escaping @Sendable (Account) -> AuthenticationSession
+    ) async throws(RepositoryError) -> (account: Account, source: RecoveryCodeSource)? {
+        try state.withLock { (state) throws(RepositoryError) -> (account: Account, source: RecoveryCodeSource)? in
+            try checkFailure(&state)
+            guard let account = state.accounts[normalizedEmail],
+                let code = state.codes.first(where: {
+                    $0.accountID == account.id && $0.digest == codeDigest && !state.used.contains($0.id)
+                        && ($0.expiresAt.map { $0 > now } ?? true)
+                })
+            else { return nil }
+            state.used.insert(code.id)
+            state.sessions.append(makeSession(account))
+            return (account, code.source)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import PasskeyApplication
+import PasskeyDomain
+import PasskeyTestSupport
+import Testing
+
+/// Recovery sign-in branch by branch on in-memory ports.
+@Suite struct RecoverySignInUseCaseTests {
+    private struct Fixture {
+        let codes = InMemoryRecoveryCodeRepository()
+        let limits = InMemoryRateLimitRepository()
+        let clock = FixedClock()
+        let account = DomainFixtures.account()
+        let policy = PasskeyPolicy(passwordFailuresPerEmail: 2, recoverySessionLifetime: 900)
+
+        var useCase: RecoverySignInUseCase {
+            RecoverySignInUseCase(
+                recoveryCodes: codes, rateLimits: limits, digester: PlainDigester(),
+                issuer: SessionIssuer(tokens: RandomTokens(), random: RandomBytes(), lifetime: 86_400), policy: policy,
+                clock: clock, gate: AttemptGate())
+        }
+
+        init() { codes.register(account, normalizedEmail: "hanako@example.com") }
+
+        /// Stores a code of `source` (expiring like an operator's when `expiresIn` is given).
+        func store(_ code: RecoveryCode, source: RecoveryCodeSource = .user, expiresIn: TimeInterval? = nil)
+            async throws
+        {
+            let stored = StoredRecoveryCode(
+                id: UUID(), accountID: account.id, digest: Array(code.canonical.utf8), source: source,
+                createdAt: clock.now, expiresAt: expiresIn.map { clock.now.addingTimeInterval($0) })
+            _ = try await codes.replaceCodes(accountID: account.id, with: codes.storedCodes + [stored])
+        }
+
+        func failure(_ code: String, email: String = "Hanako@Example.com") async -> RecoverySignInError? {
+            do {
+                _ = try await useCase.execute(email: email, code: code, clientAddress: "192.0.2.1")
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    private static let code = RecoveryCode(bytes: Array(0..<10))
+
+    @Test func aCodeOpensAShortRecoverySessionOnceAndGivesItsAttemptBack() async throws {
+        let f = Fixture()
+        try await f.store(Self.code)
+        let (issued, source) = try await f.useCase.execute(
+            email: "hanako@example.com", code: Self.code.formatted.lowercased(), clientAddress: "192.0.2.1")
+        #expect(issued.method == .recovery)
+        #expect(issued.expiresAt == f.clock.now.addingTimeInterval(900))
+        #expect(source == .user)
+        #expect(f.codes.sessions.map(\.method) == [.recovery])
+        #expect(f.limits.countedAttempts == 0)
+        #expect(await f.failure(Self.code.formatted) == .invalidCredentials)
+    }
+
+    @Test func failuresCountAgainstThePasswordBudget() async throws {
+        let f = Fixture()
+        try await f.store(Self.code)
+        let wrong = RecoveryCode(bytes: Array(repeating: 9, count: 10)).formatted
+        #expect(await f.failure(wrong) == .invalidCredentials)
+        #expect(await f.failure(wrong, email: "nobody@example.com") == .invalidCredentials)
+        #expect(await f.failure(wrong) == .invalidCredentials)
+        guard case .rateLimited = await f.failure(Self.code.formatted) else {
+            Issue.record("the right code was checked while limited")
+            return
+        }
+    }
+
+    @Test func anExpiredOperatorCodeIsRefused() async throws {
+        let f = Fixture()
+        try await f.store(Self.code, source: .operator, expiresIn: 60)
+        f.clock.advance(by: 61)
+        #expect(await f.failure(Self.code.formatted) == .invalidCredentials)
+    }
+
+    @Test func whatCannotBeACodeIsAnInvalidRequestAndCountsNothing() async throws {
+        let f = Fixture()
+        #expect(await f.failure("1234") == .invalidRequest(field: "code"))
+        #expect(await f.failure(Self.code.formatted, email: "no at sign") == .invalidRequest(field: "email"))
+        #expect(f.limits.countedAttempts == 0)
+    }
+
+    @Test func repositoryErrorsAreUnavailableOrInternal() async throws {
+        let f = Fixture()
+        f.codes.failNext(.unavailable)
+        #expect(await f.failure(Self.code.formatted) == .unavailable)
+        f.limits.failNext(.failure("boom"))
+        #expect(await f.failure(Self.code.formatted) == .internalFailure(cause: "boom"))
+    }
+}
+
+/// The digest is the input itself: the fakes compare what the use case stores and presents.
+private struct PlainDigester: SecretDigester {
+    func sha256(_ bytes: [UInt8]) -> [UInt8] { bytes }
+}
+
+private struct RandomTokens: SessionTokenGenerator {
+    func makeToken() -> SessionToken {
+        SessionToken(token: UUID().uuidString, digest: (0..<32).map { _ in UInt8.random(in: 0...255) })
+    }
+    func digest(ofPresentedToken token: String) -> [UInt8]? { nil }
+}
+
+private struct RandomBytes: RandomGenerator {
+    func bytes(count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
+}

@@ -13,6 +13,7 @@
 #   SCHEMATHESIS_MAX_EXAMPLES  examples per operation and phase (default 5: a few hundred requests)
 #   SCHEMATHESIS_SEED          fix the seed (default: a new one each run, printed, to reproduce)
 #   SCHEMATHESIS_KEEP=1        keep the scratch folder (server log, reports) after the run
+#   SCHEMATHESIS_ARGS          more options for both runs, e.g. "--include-path /v1/accounts"
 # Schemathesis comes from .tools/venv (scripts/deps.sh --with-test-tools pins its version).
 # Prints "schemathesis: passed" or "schemathesis: FAILED"; exit 1 on any failure.
 set -euo pipefail
@@ -140,7 +141,7 @@ run_st() { # run_st NAME [schemathesis options…]: one run in its own process g
     # Run from the scratch folder: Schemathesis writes its crash cache (.schemathesis/) there.
     (cd "$tmp" && exec timeout -k 10 120 "$root/$st" --no-color --config-file "$root/scripts/schemathesis.toml" run "$api/openapi.json" \
         --checks all --phases coverage,fuzzing,stateful --max-examples "$max_examples" --seed "$seed" \
-        --generation-database none --report junit --report-dir "$tmp/report-$name" "$@") \
+        --generation-database none --report junit --report-dir "$tmp/report-$name" ${SCHEMATHESIS_ARGS:-} "$@") \
         >"$tmp/$name.log" 2>&1 &
     st_pid=$!
     wait "$st_pid" || status=$?

@@ -36,11 +36,12 @@ if [ "${1:-}" = "--with-test-tools" ]; then
             exit 1
         fi
     fi
-    # check-jsonschema (PyPI) validates docker-compose.yml; it lives in a project-local venv
+    # check-jsonschema (PyPI) validates docker-compose.yml and Schemathesis (PyPI) tests the API
+    # against openapi.json (scripts/schemathesis.sh); they live in a project-local venv
     # (.tools/venv, ignored by git) so neither root's nor Debian's system Python is touched.
     venv=.tools/venv
-    if [ ! -x "$venv/bin/check-jsonschema" ]; then
-        echo "deps: installing check-jsonschema (PyPI) into $venv" >&2
+    schemathesis_version=4.32.5 # pinned: a new release may add checks or change generation
+    if [ ! -x "$venv/bin/python" ]; then
         if ! python3 -m venv "$venv" >/dev/null 2>&1; then
             rm -rf "$venv"
             if [ "$(id -u)" -eq 0 ]; then
@@ -51,6 +52,13 @@ if [ "${1:-}" = "--with-test-tools" ]; then
                 exit 1
             fi
         fi
+    fi
+    if [ ! -x "$venv/bin/check-jsonschema" ]; then
+        echo "deps: installing check-jsonschema (PyPI) into $venv" >&2
         "$venv/bin/pip" install --quiet --disable-pip-version-check check-jsonschema >/dev/null
+    fi
+    if [ "$("$venv/bin/schemathesis" --version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+')" != "$schemathesis_version" ]; then
+        echo "deps: installing schemathesis $schemathesis_version (PyPI) into $venv" >&2
+        "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version" >/dev/null
     fi
 fi

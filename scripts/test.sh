@@ -44,6 +44,9 @@ swift test 2>&1 | tee "$tmp/test.log" || status=1
 # A filter or a broken target can make swift test pass with nothing run: insist on tests.
 grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "$tmp/test.log" || { echo "test: no Swift Testing run found" >&2; status=1; }
 
+echo "== schemathesis: openapi.json against the debug server (coverage, fuzzing, stateful; --checks all)"
+scripts/schemathesis.sh || status=1
+
 echo "== browser end-to-end (headless Chromium, virtual authenticator)"
 scripts/browser-test.sh || status=1
 

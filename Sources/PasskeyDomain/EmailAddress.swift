@@ -26,7 +26,8 @@ package struct EmailAddress: Hashable, Sendable {
                 return nil
             }
         }
-        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+        // Code points, not characters: "@" followed by a combining mark is one Character.
+        let parts = trimmed.unicodeScalars.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
         let normalized = trimmed.precomposedStringWithCanonicalMapping.lowercased()
         guard normalized.unicodeScalars.count <= Self.maximumLength else { return nil }

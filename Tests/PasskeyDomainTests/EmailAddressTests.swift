@@ -25,6 +25,15 @@ import Testing
         #expect(EmailAddress(raw) == nil)
     }
 
+    @Test func countsTheAtSignInCodePointsNotCharacters() {
+        // A combining mark or emoji modifier after "@" makes one Character of both; the contract
+        // counts "@" code points: two of them are refused, one with a mark after it is accepted.
+        #expect(EmailAddress("a@\u{0301}@example.com") == nil)
+        #expect(EmailAddress("a@\u{1F3FB}@example.com") == nil)
+        #expect(EmailAddress("a@\u{0301}example.com") != nil)
+        #expect(EmailAddress("a@\u{1F3FB}example.com") != nil)
+    }
+
     @Test func acceptsExactly254Characters() {
         let local = String(repeating: "a", count: 254 - "@example.com".count)
         #expect(EmailAddress(local + "@example.com") != nil)

@@ -12,8 +12,4 @@ package enum AccountManagementError: Error, Hashable, Sendable {
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
     case internalFailure(cause: String)
-
-    init(_ error: RepositoryError) {
-        self = error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
-    }
 }

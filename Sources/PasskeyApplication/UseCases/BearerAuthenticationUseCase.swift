@@ -25,7 +25,7 @@ package struct BearerAuthenticationUseCase: Sendable {
         do {
             active = try await sessions.activeSession(tokenDigest: digest, now: clock.now)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            throw .init(error)
         }
         guard let active else { throw .unauthorized }
         return active

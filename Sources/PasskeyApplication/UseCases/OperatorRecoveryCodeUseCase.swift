@@ -47,7 +47,7 @@ package struct OperatorRecoveryCodeUseCase: Sendable {
                     id: id, accountID: account, digest: digest, source: .operator, createdAt: now, expiresAt: expiresAt)
             }
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            throw .init(error)
         }
         guard let accountID else { throw .unknownEmail }
         return (code.formatted, accountID, expiresAt)

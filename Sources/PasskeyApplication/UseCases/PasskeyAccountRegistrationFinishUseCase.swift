@@ -54,7 +54,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
         do {
             found = try await registrations.usableAccountRegistration(id: registrationID, now: clock.now)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            throw .init(error)
         }
         guard let registration = found else { throw .registrationUnavailable }
         if let recorded = registration.email, recorded != email { throw .registrationMismatch }

@@ -55,17 +55,17 @@ package struct PasskeyAccountRegistrationStartUseCase: Sendable {
             displayName: displayName,
             challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
             expiresAt: now.addingTimeInterval(policy.challengeLifetime))
+        let decision: RateLimitDecision
         do {
-            if case .limited(let retryAfter) = try await limiter.check(clientAddress: clientAddress) {
-                throw PasskeyAccountRegistrationStartError.rateLimited(retryAfter: retryAfter)
-            }
-            try await registrations.saveAccountRegistration(registration)
-        } catch let error as PasskeyAccountRegistrationStartError {
-            throw error
-        } catch let error as RepositoryError {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            decision = try await limiter.check(clientAddress: clientAddress)
         } catch {
-            throw .internalFailure(cause: "\(error)")
+            throw .init(error)
+        }
+        if case .limited(let retryAfter) = decision { throw .rateLimited(retryAfter: retryAfter) }
+        do {
+            try await registrations.saveAccountRegistration(registration)
+        } catch {
+            throw .init(error)
         }
         let options = CredentialCreationOptions(
             relyingPartyID: policy.relyingPartyID, relyingPartyName: policy.relyingPartyName,

@@ -53,7 +53,7 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
             context = try await challenges.consumeAuthenticationChallenge(
                 id: challengeID, credentialID: credentialID, now: clock.now)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            throw .init(error)
         }
         guard let challenge = context.challenge else { throw .challengeUnavailable }
         guard let credential = context.credential, let account = context.account else { throw .unknownCredential }
@@ -78,7 +78,7 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
                 credentialID: credential.id, expectedSignCount: credential.signCount, newSignCount: verified.signCount,
                 backupState: verified.backupState, usedAt: now, session: stored)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            throw .init(error)
         }
         // Another assertion moved the counter since it was read: for a device-bound credential
         // two assertions with one counter value must not both win.

@@ -41,17 +41,17 @@ package struct PasskeyAuthenticationStartUseCase: Sendable {
         let challenge = PasskeyAuthenticationChallenge(
             id: ChallengeID(random.uuid()), challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
             expiresAt: clock.now.addingTimeInterval(policy.challengeLifetime))
+        let decision: RateLimitDecision
         do {
-            if case .limited(let retryAfter) = try await limiter.check(clientAddress: clientAddress) {
-                throw PasskeyAuthenticationStartError.rateLimited(retryAfter: retryAfter)
-            }
-            try await challenges.saveAuthenticationChallenge(challenge)
-        } catch let error as PasskeyAuthenticationStartError {
-            throw error
-        } catch let error as RepositoryError {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            decision = try await limiter.check(clientAddress: clientAddress)
         } catch {
-            throw .internalFailure(cause: "\(error)")
+            throw .init(error)
+        }
+        if case .limited(let retryAfter) = decision { throw .rateLimited(retryAfter: retryAfter) }
+        do {
+            try await challenges.saveAuthenticationChallenge(challenge)
+        } catch {
+            throw .init(error)
         }
         return PasskeyAuthenticationStart(
             challengeID: challenge.id, expiresAt: challenge.expiresAt,

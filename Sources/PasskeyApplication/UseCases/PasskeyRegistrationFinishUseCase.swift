@@ -50,7 +50,7 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
             consumed = try await challenges.consumeRegistrationChallenge(
                 id: challengeID, accountID: session.account.id, now: clock.now)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            throw .init(error)
         }
         guard let challenge = consumed else { throw .challengeUnavailable }
         let now = clock.now

@@ -60,34 +60,34 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
                 throw .conditionalNotAllowed
             }
         }
+        let decision: RateLimitDecision
+        let found: AccountSummary?
         do {
-            if case .limited(let retryAfter) = try await limiter.check(clientAddress: clientAddress) {
-                throw PasskeyRegistrationStartError.rateLimited(retryAfter: retryAfter)
-            }
-            guard let summary = try await accounts.accountSummary(id: session.account.id) else {
-                throw PasskeyRegistrationStartError.internalFailure(cause: "the signed-in account has no summary")
-            }
-            let challenge = PasskeyRegistrationChallenge(
-                id: ChallengeID(random.uuid()), accountID: summary.account.id,
-                challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
-                mode: mode, expiresAt: now.addingTimeInterval(policy.challengeLifetime))
-            try await challenges.saveRegistrationChallenge(challenge)
-            let options = CredentialCreationOptions(
-                relyingPartyID: policy.relyingPartyID, relyingPartyName: policy.relyingPartyName,
-                userHandle: summary.account.id.userHandle, userName: summary.email.value,
-                userDisplayName: summary.account.displayName.value, challenge: challenge.challenge,
-                algorithms: policy.algorithms, timeoutMilliseconds: Int(policy.challengeLifetime * 1000),
-                excludeCredentials: summary.passkeys.map { CredentialDescriptor(id: $0.id, transports: $0.transports) },
-                // Conditional create cannot ask the user for anything; UV is not demanded there.
-                userVerification: mode == .conditional ? .preferred : policy.userVerification)
-            return PasskeyRegistrationStart(
-                challengeID: challenge.id, expiresAt: challenge.expiresAt, mode: mode, options: options)
-        } catch let error as PasskeyRegistrationStartError {
-            throw error
-        } catch let error as RepositoryError {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            decision = try await limiter.check(clientAddress: clientAddress)
+            found = decision == .allowed ? try await accounts.accountSummary(id: session.account.id) : nil
         } catch {
-            throw .internalFailure(cause: "\(error)")
+            throw .init(error)
         }
+        if case .limited(let retryAfter) = decision { throw .rateLimited(retryAfter: retryAfter) }
+        guard let summary = found else { throw .internalFailure(cause: "the signed-in account has no summary") }
+        let challenge = PasskeyRegistrationChallenge(
+            id: ChallengeID(random.uuid()), accountID: summary.account.id,
+            challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
+            mode: mode, expiresAt: now.addingTimeInterval(policy.challengeLifetime))
+        do {
+            try await challenges.saveRegistrationChallenge(challenge)
+        } catch {
+            throw .init(error)
+        }
+        let options = CredentialCreationOptions(
+            relyingPartyID: policy.relyingPartyID, relyingPartyName: policy.relyingPartyName,
+            userHandle: summary.account.id.userHandle, userName: summary.email.value,
+            userDisplayName: summary.account.displayName.value, challenge: challenge.challenge,
+            algorithms: policy.algorithms, timeoutMilliseconds: Int(policy.challengeLifetime * 1000),
+            excludeCredentials: summary.passkeys.map { CredentialDescriptor(id: $0.id, transports: $0.transports) },
+            // Conditional create cannot ask the user for anything; UV is not demanded there.
+            userVerification: mode == .conditional ? .preferred : policy.userVerification)
+        return PasskeyRegistrationStart(
+            challengeID: challenge.id, expiresAt: challenge.expiresAt, mode: mode, options: options)
     }
 }

@@ -44,7 +44,7 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
         do {
             decision = try await limiter.checkSignup(clientAddress: clientAddress)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            throw .init(error)
         }
         if case .limited(let retryAfter) = decision { throw .rateLimited(retryAfter: retryAfter) }
         let hash: String

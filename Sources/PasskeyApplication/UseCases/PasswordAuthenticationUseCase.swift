@@ -96,7 +96,7 @@ package struct PasswordAuthenticationUseCase: Sendable {
         do {
             return try await body()
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            throw .init(error)
         }
     }
 

@@ -74,7 +74,7 @@ package struct RecoverySignInUseCase: Sendable {
         do {
             return try await body()
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            throw .init(error)
         }
     }
 }

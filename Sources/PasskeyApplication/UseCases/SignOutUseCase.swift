@@ -19,7 +19,7 @@ package struct SignOutUseCase: Sendable {
         do {
             _ = try await sessions.revokeSession(id: session.session.id, at: clock.now)
         } catch {
-            throw error == .unavailable ? .unavailable : .internalFailure(cause: error.cause)
+            throw .init(error)
         }
     }
 }

@@ -60,23 +60,6 @@ package struct PostgresChallengeRepository: ChallengeRepository {
         }
     }
 
-    package func consumeAuthenticationChallenge(id: ChallengeID, now: Date) async throws(RepositoryError)
-        -> PasskeyAuthenticationChallenge?
-    {
-        try await pool.run { connection throws(PostgresError) in
-            let result = try connection.query(
-                """
-                UPDATE passkey_authentication_challenges SET consumed_at = \(now)
-                WHERE id = \(id.uuid) AND consumed_at IS NULL AND expires_at > \(now)
-                RETURNING challenge, expires_at, consumed_at
-                """)
-            guard let row = result.first else { return nil }
-            return PasskeyAuthenticationChallenge(
-                id: id, challenge: Challenge(bytes: try row.bytes(0)), expiresAt: try row.date(1),
-                consumedAt: try row.optionalDate(2))
-        }
-    }
-
     package func consumeAuthenticationChallenge(id: ChallengeID, credentialID: CredentialID, now: Date)
         async throws(RepositoryError) -> AssertionContext
     {

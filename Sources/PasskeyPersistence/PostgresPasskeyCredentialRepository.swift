@@ -14,15 +14,6 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
         }
     }
 
-    package func credential(id: CredentialID) async throws(RepositoryError) -> PasskeyCredential? {
-        try await pool.run { connection throws(PostgresError) in
-            let result = try connection.query(
-                "SELECT \(unescaped: PasskeyCredentialRow.columns) FROM passkey_credentials pc WHERE pc.credential_id = \(bytes: id.bytes)"
-            )
-            return try result.first.map { row throws(PostgresError) in try PasskeyCredentialRow.decode(row) }
-        }
-    }
-
     package func credentials(accountID: AccountID) async throws(RepositoryError) -> [PasskeyCredential] {
         try await pool.run { connection throws(PostgresError) in
             try Self.credentials(accountID: accountID, on: connection)

@@ -47,8 +47,14 @@ import Testing
             let expired = PasskeyAuthenticationChallenge(
                 challenge: DomainFixtures.challenge(), expiresAt: Date().addingTimeInterval(-1))
             try await repos.challenges.saveAuthenticationChallenge(expired)
-            #expect(try await repos.challenges.consumeAuthenticationChallenge(id: expired.id, now: Date()) == nil)
-            #expect(try await repos.challenges.consumeAuthenticationChallenge(id: ChallengeID(), now: Date()) == nil)
+            #expect(
+                try await repos.challenges.consumeAuthenticationChallenge(
+                    id: expired.id, credentialID: DomainFixtures.credentialID(), now: Date()
+                ).challenge == nil)
+            #expect(
+                try await repos.challenges.consumeAuthenticationChallenge(
+                    id: ChallengeID(), credentialID: DomainFixtures.credentialID(), now: Date()
+                ).challenge == nil)
             // A refused consume changed nothing.
             #expect(
                 try await repos.count(
@@ -117,7 +123,9 @@ import Testing
                 try await repos.challenges.saveRegistrationChallenge(registration)
 
                 let authenticationWinners = try await race(16) {
-                    try await repos.challenges.consumeAuthenticationChallenge(id: authentication.id, now: Date()) != nil
+                    try await repos.challenges.consumeAuthenticationChallenge(
+                        id: authentication.id, credentialID: DomainFixtures.credentialID(), now: Date()
+                    ).challenge != nil
                 }
                 let registrationWinners = try await race(16) {
                     try await repos.challenges.consumeRegistrationChallenge(

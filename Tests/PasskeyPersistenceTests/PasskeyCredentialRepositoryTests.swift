@@ -17,7 +17,8 @@ import Testing
                 signCount: UInt32.max, backupEligible: true, backupState: false, transports: [],
                 name: "Yubikey 5 🔑", createdAt: created)
             try await repos.passkeys.addCredential(passkey)
-            let stored = try #require(try await repos.passkeys.credential(id: passkey.id))
+            let stored = try #require(
+                try await repos.passkeys.credentials(accountID: passkey.accountID).first { $0.id == passkey.id })
             #expect(stored == passkey)
         }
     }

@@ -42,7 +42,8 @@ import Testing
                 credentialID: passkey.id, expectedSignCount: 10, newSignCount: 11, backupState: true, usedAt: used,
                 session: session)
             #expect(outcome == .recorded)
-            let stored = try #require(try await repos.passkeys.credential(id: passkey.id))
+            let stored = try #require(
+                try await repos.passkeys.credentials(accountID: passkey.accountID).first { $0.id == passkey.id })
             #expect(stored.signCount == 11)
             #expect(stored.backupState)
             #expect(stored.lastUsedAt == used)
@@ -64,7 +65,9 @@ import Testing
                 credentialID: passkey.id, expectedSignCount: 9, newSignCount: 12, backupState: false, usedAt: Date(),
                 session: session)
             #expect(outcome == .staleCounter)
-            #expect(try await repos.passkeys.credential(id: passkey.id)?.signCount == 10)
+            #expect(
+                try await repos.passkeys.credentials(accountID: passkey.accountID).first { $0.id == passkey.id }?
+                    .signCount == 10)
             #expect(try await repos.sessions.activeSession(tokenDigest: session.tokenDigest, now: Date()) == nil)
         }
     }
@@ -102,7 +105,9 @@ import Testing
                 credentialID: passkey.id, expectedSignCount: 50, newSignCount: 3, backupState: true, usedAt: Date(),
                 session: DomainFixtures.session(accountID: account.id, method: .passkey))
             #expect(outcome == .recorded)
-            #expect(try await repos.passkeys.credential(id: passkey.id)?.signCount == 50)
+            #expect(
+                try await repos.passkeys.credentials(accountID: passkey.accountID).first { $0.id == passkey.id }?
+                    .signCount == 50)
         }
     }
 }

@@ -29,10 +29,6 @@ package protocol ChallengeRepository: Sendable {
 
     func saveAuthenticationChallenge(_ challenge: PasskeyAuthenticationChallenge) async throws(RepositoryError)
 
-    /// Marks the challenge consumed and returns it only if this call consumed it.
-    func consumeAuthenticationChallenge(id: ChallengeID, now: Date) async throws(RepositoryError)
-        -> PasskeyAuthenticationChallenge?
-
     /// Consumes the challenge and looks up the credential and its account in one round trip.
     func consumeAuthenticationChallenge(id: ChallengeID, credentialID: CredentialID, now: Date)
         async throws(RepositoryError) -> AssertionContext

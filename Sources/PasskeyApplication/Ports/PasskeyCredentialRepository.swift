@@ -14,8 +14,6 @@ package protocol PasskeyCredentialRepository: Sendable {
     /// `.conflict(.credentialExists)`.
     func addCredential(_ credential: PasskeyCredential) async throws(RepositoryError)
 
-    func credential(id: CredentialID) async throws(RepositoryError) -> PasskeyCredential?
-
     /// The account's passkeys, oldest first.
     func credentials(accountID: AccountID) async throws(RepositoryError) -> [PasskeyCredential]
 

@@ -39,6 +39,8 @@ import Testing
         let pool = BlockingWorkPool(width: width)
         let gate = DispatchSemaphore(value: 0)
         let blocked = (0..<width).map { _ in Task { try await pool.run { gate.wait() } } }
+        // Every thread is held before the next job is queued (the tasks start in any order).
+        #expect(await Polling.until { pool.metrics.running == width })
         let queued = Task { try await pool.run { 42 } }
         #expect(await Polling.until { pool.metrics.running == width && pool.metrics.waiting == 1 })
         let probe = await Task { pool.metrics.completed }.value

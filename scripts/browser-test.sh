@@ -43,19 +43,9 @@ http_pid=""
 test_pid=""
 summary_printed=0
 
-stop_pid() { # stop_pid PID [GROUP]: TERM, wait up to 10 s, then KILL
-    local pid=$1 target=$1
-    [ -n "$pid" ] || return 0
-    [ "${2:-}" = group ] && target="-$pid"
-    kill -TERM -- "$target" 2>/dev/null || return 0
-    for _ in $(seq 100); do
-        kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-        sleep 0.1
-    done
-    echo "browser-test: pid $pid did not stop in 10 s, killing it" >&2
-    kill -KILL -- "$target" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
+log_prefix=browser-test
+# shellcheck source=scripts/lib/test-services.sh
+source scripts/lib/test-services.sh  # the working directory is the repository here
 
 cleanup_done=0
 cleanup() {
@@ -65,11 +55,7 @@ cleanup() {
     stop_pid "$test_pid" group
     stop_pid "$server_pid"
     stop_pid "$http_pid"
-    if [ -n "$db" ]; then
-        timeout 30 psql -X -q -v ON_ERROR_STOP=1 -d "$base_conn" \
-            -c "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null 2>&1 \
-            || echo "browser-test: could not drop database $db" >&2
-    fi
+    drop_database "$base_conn" "$db"
     if [ -n "$tmp" ]; then
         if [ "${BROWSER_TEST_KEEP:-0}" = 1 ]; then echo "browser-test: kept $tmp" >&2; else rm -rf "$tmp"; fi
     fi

@@ -34,19 +34,9 @@ base_conn=""
 server_pid=""
 st_pid=""
 
-stop_pid() { # stop_pid PID [group]: TERM, wait up to 10 s, then KILL
-    local pid=$1 target=$1
-    [ -n "$pid" ] || return 0
-    [ "${2:-}" = group ] && target="-$pid"
-    kill -TERM -- "$target" 2>/dev/null || return 0
-    for _ in $(seq 100); do
-        kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-        sleep 0.1
-    done
-    echo "schemathesis: pid $pid did not stop in 10 s, killing it" >&2
-    kill -KILL -- "$target" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
+log_prefix=schemathesis
+# shellcheck source=scripts/lib/test-services.sh
+source scripts/lib/test-services.sh  # the working directory is the repository here
 
 cleanup_done=0
 cleanup() {
@@ -54,11 +44,7 @@ cleanup() {
     cleanup_done=1
     stop_pid "$st_pid" group
     stop_pid "$server_pid"
-    if [ -n "$db" ]; then
-        timeout 30 psql -X -q -v ON_ERROR_STOP=1 -d "$base_conn" \
-            -c "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null 2>&1 \
-            || echo "schemathesis: could not drop database $db" >&2
-    fi
+    drop_database "$base_conn" "$db"
     if [ -n "$tmp" ]; then
         if [ "${SCHEMATHESIS_KEEP:-0}" = 1 ]; then echo "schemathesis: kept $tmp" >&2; else rm -rf "$tmp"; fi
     fi

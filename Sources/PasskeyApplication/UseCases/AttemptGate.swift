@@ -79,3 +79,19 @@ package final class AttemptGate: Sendable {
         next?.resume(returning: true)
     }
 }
+
+extension AttemptGate {
+    /// Counts one sign-in attempt (password or recovery code) for this email and address in the
+    /// database, serialised here per email and per address. More callers already waiting on one
+    /// key than any limit could allow are refused at once (`.limited`, retry after 1 s).
+    package func beginAttempt(
+        email: String, clientAddress: String, limits: AttemptLimits, in repository: any RateLimitRepository
+    ) async throws(RepositoryError) -> AttemptDecision {
+        // Only the decision is serialised, never the check of the secret that follows it.
+        let decided = try await withKeys(["email:" + email, "address:" + clientAddress]) {
+            () async throws(RepositoryError) -> AttemptDecision in
+            try await repository.beginAttempt(normalizedEmail: email, clientAddress: clientAddress, limits: limits)
+        }
+        return decided ?? .limited(retryAfter: 1)
+    }
+}

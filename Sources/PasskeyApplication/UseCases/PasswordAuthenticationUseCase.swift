@@ -50,14 +50,8 @@ package struct PasswordAuthenticationUseCase: Sendable {
             throw .invalidRequest(field: "password")
         }
         let decision = try await repository { () async throws(RepositoryError) -> AttemptDecision in
-            // Only the decision is serialised per email and address, never the password check.
-            let decided = try await gate.withKeys(["email:" + email.normalized, "address:" + clientAddress]) {
-                () async throws(RepositoryError) -> AttemptDecision in
-                try await rateLimits.beginAttempt(
-                    normalizedEmail: email.normalized, clientAddress: clientAddress, limits: policy.attemptLimits)
-            }
-            // More attempts on one key are already waiting than any limit could allow.
-            return decided ?? .limited(retryAfter: 1)
+            try await gate.beginAttempt(
+                email: email.normalized, clientAddress: clientAddress, limits: policy.attemptLimits, in: rateLimits)
         }
         let attempt: AttemptID
         switch decision {

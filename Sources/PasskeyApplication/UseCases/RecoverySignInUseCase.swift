@@ -46,12 +46,8 @@ package struct RecoverySignInUseCase: Sendable {
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
         guard let code = RecoveryCode(presented: rawCode) else { throw .invalidRequest(field: "code") }
         let decision = try await repository { () async throws(RepositoryError) -> AttemptDecision in
-            let decided = try await gate.withKeys(["email:" + email.normalized, "address:" + clientAddress]) {
-                () async throws(RepositoryError) -> AttemptDecision in
-                try await rateLimits.beginAttempt(
-                    normalizedEmail: email.normalized, clientAddress: clientAddress, limits: policy.attemptLimits)
-            }
-            return decided ?? .limited(retryAfter: 1)
+            try await gate.beginAttempt(
+                email: email.normalized, clientAddress: clientAddress, limits: policy.attemptLimits, in: rateLimits)
         }
         let attempt: AttemptID
         switch decision {

@@ -2,14 +2,17 @@
 /// snake case (`passkey_authentication`) as the metric's `ceremony` label.
 struct Ceremony: Sendable {
     let name: String
+    /// Derived once here, not on every request of the ceremony.
+    let metricName: String
 
-    var metricName: String {
-        var out = ""
+    init(name: String) {
+        self.name = name
+        var snake = ""
         for (index, character) in name.enumerated() {
-            if character.isUppercase, index > 0 { out.append("_") }
-            out.append(contentsOf: character.lowercased())
+            if character.isUppercase, index > 0 { snake.append("_") }
+            snake.append(contentsOf: character.lowercased())
         }
-        return out
+        metricName = snake
     }
 
     static let passwordAuthentication = Ceremony(name: "PasswordAuthentication")

@@ -4,12 +4,15 @@ package import PasskeyDomain
 package import PasskeyLibpq
 
 /// Registration and authentication challenges in PostgreSQL, each consumed by one atomic
-/// `UPDATE … WHERE consumed_at IS NULL AND expires_at > \(now) RETURNING …`.
+/// `UPDATE … WHERE consumed_at IS NULL AND expires_at > \(now) …`. A passkey sign-in reads its
+/// challenge first and consumes it after verification, in the statement that records the
+/// assertion (`PostgresSessionRepository.recordAssertion`), so a finish commits once.
 ///
 /// Issuing a challenge commits asynchronously (`synchronous_commit = off` for that one
 /// statement's transaction): a crash can lose only challenges issued in the last moments, whose
 /// clients then get `challenge-unavailable` and start again; it saves a disk flush per start.
-/// Consuming a challenge and everything a verified response writes stay durable.
+/// Consuming a challenge and everything a verified response writes stay durable: an answer
+/// that depended on a consumption is sent only after that consumption's commit reached the disk.
 package struct PostgresChallengeRepository: ChallengeRepository {
     let pool: PostgresConnectionPool
 
@@ -60,27 +63,24 @@ package struct PostgresChallengeRepository: ChallengeRepository {
         }
     }
 
-    package func consumeAuthenticationChallenge(id: ChallengeID, credentialID: CredentialID, now: Date)
+    package func assertionContext(challengeID id: ChallengeID, credentialID: CredentialID, now: Date)
         async throws(RepositoryError) -> AssertionContext
     {
         try await pool.run { connection throws(PostgresError) in
-            // One round trip: consume the challenge and read the credential with its account.
+            // One round trip, no write (so no commit to wait for): the usable challenge, the
+            // credential and its account. The consuming UPDATE comes after verification.
             let result = try connection.query(
                 """
-                WITH c AS (
-                    UPDATE passkey_authentication_challenges SET consumed_at = \(now)
-                    WHERE id = \(id.uuid) AND consumed_at IS NULL AND expires_at > \(now)
-                    RETURNING challenge, expires_at, consumed_at
-                )
                 SELECT c.challenge, c.expires_at, c.consumed_at, a.id, a.display_name, a.created_at,
                        \(unescaped: PasskeyCredentialRow.columns)
                 FROM (SELECT 1) AS one
-                LEFT JOIN c ON true
+                LEFT JOIN passkey_authentication_challenges c
+                       ON c.id = \(id.uuid) AND c.consumed_at IS NULL AND c.expires_at > \(now)
                 LEFT JOIN passkey_credentials pc ON pc.credential_id = \(bytes: credentialID.bytes)
                 LEFT JOIN accounts a ON a.id = pc.account_id
                 """)
             guard let row = result.first else {
-                throw PostgresError(kind: .decoding, diagnostic: "consume returned no row")
+                throw PostgresError(kind: .decoding, diagnostic: "assertion context returned no row")
             }
             let challenge =
                 row.isNull(0)
@@ -91,6 +91,18 @@ package struct PostgresChallengeRepository: ChallengeRepository {
             let account = row.isNull(3) ? nil : try AccountRow.decode(row, offset: 3)
             let credential = row.isNull(6) ? nil : try PasskeyCredentialRow.decode(row, offset: 6)
             return AssertionContext(challenge: challenge, credential: credential, account: account)
+        }
+    }
+
+    @discardableResult
+    package func consumeAuthenticationChallenge(id: ChallengeID, now: Date) async throws(RepositoryError) -> Bool {
+        try await pool.run { connection throws(PostgresError) in
+            try connection.query(
+                """
+                UPDATE passkey_authentication_challenges SET consumed_at = \(now)
+                WHERE id = \(id.uuid) AND consumed_at IS NULL
+                """
+            ).affectedRows == 1
         }
     }
 }

@@ -1,4 +1,5 @@
 package import PasskeyApplication
+internal import PasskeyDomain
 internal import PasskeyOpenSSL
 
 /// Builds an assertion (authentication response) from a real key; every field can be changed.
@@ -42,8 +43,17 @@ package struct SoftwareAuthenticatorAssertion: Sendable {
         let authData = authenticatorData()
         var signature = try key.sign(authData + Digest.sha256(clientDataJSON))
         if corruptSignature, !signature.isEmpty { signature[signature.count / 2] ^= 0x01 }
+        guard let typedCredentialID = CredentialID(bytes: credentialID) else {
+            throw SoftwareAuthenticatorError.invalidCredentialID
+        }
         return AuthenticationResponse(
-            credentialID: credentialID, clientDataJSON: clientDataJSON, authenticatorData: authData,
+            credentialID: typedCredentialID, clientDataJSON: clientDataJSON, authenticatorData: authData,
             signature: signature, userHandle: userHandle)
     }
+}
+
+/// A software-authenticator setting that cannot make a response.
+package enum SoftwareAuthenticatorError: Error, Hashable, Sendable {
+    /// `makeResponse()` needs a credential ID of 1 to 1023 bytes (the verifier's input type).
+    case invalidCredentialID
 }

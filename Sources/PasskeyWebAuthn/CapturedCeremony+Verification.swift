@@ -37,8 +37,9 @@ extension CapturedCeremony {
             }
             guard let signature = response.signature else { throw .missingField("response.signature") }
             guard let storedKey = credentialPublicKey else { throw .missingField("credentialPublicKey") }
+            guard let typedCredentialID = CredentialID(bytes: credentialID) else { throw .invalidCredentialID }
             let request = AuthenticationResponse(
-                credentialID: credentialID, clientDataJSON: clientDataJSON,
+                credentialID: typedCredentialID, clientDataJSON: clientDataJSON,
                 authenticatorData: try Self.bytes(authenticatorData, field: "response.authenticatorData"),
                 signature: try Self.bytes(signature, field: "response.signature"),
                 userHandle: try response.userHandle.map { (handle) throws(CapturedCeremonyError) in

@@ -7,6 +7,8 @@ package enum CapturedCeremonyError: Error, Hashable, Sendable, CustomStringConve
     case invalidVerifyAt
     case invalidTrustAnchor
     case unknownAlgorithm(Int)
+    /// An assertion's credential ID is empty or longer than 1023 bytes.
+    case invalidCredentialID
 
     package var description: String {
         switch self {
@@ -15,6 +17,7 @@ package enum CapturedCeremonyError: Error, Hashable, Sendable, CustomStringConve
         case .invalidVerifyAt: "verifyAt is not an ISO 8601 instant"
         case .invalidTrustAnchor: "trustAnchorsPEM holds an unreadable certificate"
         case .unknownAlgorithm(let alg): "allowedAlgorithms holds unknown COSE algorithm \(alg)"
+        case .invalidCredentialID: "response.credentialId is not 1 to 1023 bytes"
         }
     }
 }

@@ -48,21 +48,21 @@ import Testing
                 challenge: DomainFixtures.challenge(), expiresAt: Date().addingTimeInterval(-1))
             try await repos.challenges.saveAuthenticationChallenge(expired)
             #expect(
-                try await repos.challenges.consumeAuthenticationChallenge(
-                    id: expired.id, credentialID: DomainFixtures.credentialID(), now: Date()
+                try await repos.challenges.assertionContext(
+                    challengeID: expired.id, credentialID: DomainFixtures.credentialID(), now: Date()
                 ).challenge == nil)
             #expect(
-                try await repos.challenges.consumeAuthenticationChallenge(
-                    id: ChallengeID(), credentialID: DomainFixtures.credentialID(), now: Date()
+                try await repos.challenges.assertionContext(
+                    challengeID: ChallengeID(), credentialID: DomainFixtures.credentialID(), now: Date()
                 ).challenge == nil)
-            // A refused consume changed nothing.
+            // A refused read changed nothing.
             #expect(
                 try await repos.count(
                     "SELECT count(*) FROM passkey_authentication_challenges WHERE consumed_at IS NOT NULL") == 0)
         }
     }
 
-    @Test func consumeWithCredentialReturnsChallengeCredentialAndAccountInOneStep() async throws {
+    @Test func theAssertionContextReadsChallengeCredentialAndAccountWithoutConsuming() async throws {
         try await withTestDatabase { _, pool in
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
@@ -72,28 +72,30 @@ import Testing
                 challenge: DomainFixtures.challenge(), expiresAt: Date().addingTimeInterval(300))
             try await repos.challenges.saveAuthenticationChallenge(challenge)
 
-            let context = try await repos.challenges.consumeAuthenticationChallenge(
-                id: challenge.id, credentialID: passkey.id, now: Date())
+            let context = try await repos.challenges.assertionContext(
+                challengeID: challenge.id, credentialID: passkey.id, now: Date())
             #expect(context.challenge?.challenge == challenge.challenge)
             #expect(context.credential?.id == passkey.id)
             #expect(context.credential?.signCount == 7)
             #expect(context.account?.id == account.id)
+            #expect(
+                try await repos.count(
+                    "SELECT count(*) FROM passkey_authentication_challenges WHERE consumed_at IS NOT NULL") == 0)
 
-            // Second time: challenge gone, credential still found.
-            let again = try await repos.challenges.consumeAuthenticationChallenge(
-                id: challenge.id, credentialID: passkey.id, now: Date())
-            #expect(again.challenge == nil)
-            #expect(again.credential?.id == passkey.id)
-
-            // Unknown credential: challenge consumed, no credential.
-            let other = PasskeyAuthenticationChallenge(
-                challenge: DomainFixtures.challenge(), expiresAt: Date().addingTimeInterval(300))
-            try await repos.challenges.saveAuthenticationChallenge(other)
-            let unknown = try await repos.challenges.consumeAuthenticationChallenge(
-                id: other.id, credentialID: DomainFixtures.credentialID(), now: Date())
+            // Unknown credential: the challenge, no credential, no account.
+            let unknown = try await repos.challenges.assertionContext(
+                challengeID: challenge.id, credentialID: DomainFixtures.credentialID(), now: Date())
             #expect(unknown.challenge != nil)
             #expect(unknown.credential == nil)
             #expect(unknown.account == nil)
+
+            // Consumed (a failed verification does this): read as unavailable, credential still found.
+            #expect(try await repos.challenges.consumeAuthenticationChallenge(id: challenge.id, now: Date()))
+            #expect(try await !repos.challenges.consumeAuthenticationChallenge(id: challenge.id, now: Date()))
+            let again = try await repos.challenges.assertionContext(
+                challengeID: challenge.id, credentialID: passkey.id, now: Date())
+            #expect(again.challenge == nil)
+            #expect(again.credential?.id == passkey.id)
         }
     }
 
@@ -123,9 +125,7 @@ import Testing
                 try await repos.challenges.saveRegistrationChallenge(registration)
 
                 let authenticationWinners = try await race(16) {
-                    try await repos.challenges.consumeAuthenticationChallenge(
-                        id: authentication.id, credentialID: DomainFixtures.credentialID(), now: Date()
-                    ).challenge != nil
+                    try await repos.challenges.consumeAuthenticationChallenge(id: authentication.id, now: Date())
                 }
                 let registrationWinners = try await race(16) {
                     try await repos.challenges.consumeRegistrationChallenge(

@@ -65,6 +65,32 @@ import Testing
         }
     }
 
+    /// Consume-once covers failures: a finish that reached verification and failed, or named an
+    /// unknown credential, used its challenge up, so a correct response cannot follow on it.
+    @Test func aFailedFinishUsesItsChallengeUp() async throws {
+        try await withServer { server, _ in
+            let client = server.client
+            var passkey = try await enrolled(client)
+            let options = try await client.startSignIn()
+            let forged = try passkey.assertionBody(options: options) { $0.corruptSignature = true }
+            #expect(try await client.send("POST", "/v1/passkeys/authentications/finish", json: forged).status == 401)
+            let honest = try passkey.assertionBody(options: options)
+            let retry = try await client.send("POST", "/v1/passkeys/authentications/finish", json: honest)
+            #expect(retry.code == "challenge-unavailable")
+
+            var stranger = try TestPasskey()
+            stranger.userHandle = [UInt8](repeating: 1, count: 16)
+            let second = try await client.startSignIn()
+            let unknown = try await client.send(
+                "POST", "/v1/passkeys/authentications/finish", json: try stranger.assertionBody(options: second))
+            #expect(unknown.code == "unknown-credential")
+            let after = try await client.send(
+                "POST", "/v1/passkeys/authentications/finish", json: try passkey.assertionBody(options: second))
+            #expect(after.code == "challenge-unavailable")
+            #expect(try await client.signIn(&passkey).status == 200)
+        }
+    }
+
     @Test func anUnknownCredentialIsSaidSoForTheSignalAPI() async throws {
         try await withServer { server, _ in
             var stranger = try TestPasskey()

@@ -62,7 +62,7 @@ struct TestPasskey: Sendable {
         let response = try assertion.makeResponse()
         var body: [String: Any] = [
             "challengeID": options["challengeID"] as! String,
-            "credentialID": Base64URL.encode(response.credentialID),
+            "credentialID": Base64URL.encode(response.credentialID.bytes),
             "clientDataJSON": Base64URL.encode(response.clientDataJSON),
             "authenticatorData": Base64URL.encode(response.authenticatorData),
             "signature": Base64URL.encode(response.signature),

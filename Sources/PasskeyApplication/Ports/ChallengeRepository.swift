@@ -1,9 +1,10 @@
 package import Foundation
 package import PasskeyDomain
 
-/// What a sign-in finish needs from storage, fetched together with consuming the challenge.
+/// What a sign-in finish needs from storage, read in one round trip without writing anything.
 package struct AssertionContext: Sendable {
-    /// The challenge, if this call consumed it (unknown, expired or used: nil).
+    /// The challenge, if it is known, unexpired and not consumed when read (else nil). Reading it
+    /// does not consume it: `SessionRepository.recordAssertion` or `consumeAuthenticationChallenge` does.
     package let challenge: PasskeyAuthenticationChallenge?
     /// The credential named by the response, if registered.
     package let credential: PasskeyCredential?
@@ -29,7 +30,13 @@ package protocol ChallengeRepository: Sendable {
 
     func saveAuthenticationChallenge(_ challenge: PasskeyAuthenticationChallenge) async throws(RepositoryError)
 
-    /// Consumes the challenge and looks up the credential and its account in one round trip.
-    func consumeAuthenticationChallenge(id: ChallengeID, credentialID: CredentialID, now: Date)
+    /// Reads the challenge (only if unexpired and unconsumed at `now`) and the credential with its
+    /// account in one round trip, writing nothing: a finish commits once, after verification.
+    func assertionContext(challengeID: ChallengeID, credentialID: CredentialID, now: Date)
         async throws(RepositoryError) -> AssertionContext
+
+    /// Marks the challenge consumed if it is not yet (a finish whose verification failed, or that
+    /// named an unknown credential); one atomic, durable statement. False if it was consumed already.
+    @discardableResult
+    func consumeAuthenticationChallenge(id: ChallengeID, now: Date) async throws(RepositoryError) -> Bool
 }

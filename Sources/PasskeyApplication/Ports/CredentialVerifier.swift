@@ -71,7 +71,7 @@ package struct VerifiedRegistration: Hashable, Sendable {
 
 /// An authentication (assertion) response as the client sent it.
 package struct AuthenticationResponse: Sendable {
-    package var credentialID: [UInt8]
+    package var credentialID: CredentialID
     package var clientDataJSON: [UInt8]
     package var authenticatorData: [UInt8]
     package var signature: [UInt8]
@@ -79,7 +79,7 @@ package struct AuthenticationResponse: Sendable {
     package var userHandle: [UInt8]?
 
     package init(
-        credentialID: [UInt8], clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8],
+        credentialID: CredentialID, clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8],
         userHandle: [UInt8]?
     ) {
         self.credentialID = credentialID

@@ -1,3 +1,4 @@
+internal import Foundation
 package import PasskeyDomain
 
 /// Why a passkey sign-in failed. Verification reasons are logged; clients see only
@@ -20,8 +21,11 @@ package struct PasskeyAuthenticationFinish: Sendable {
     package let cloneWarning: Bool
 }
 
-/// Verifies an assertion (WebAuthn L3 §7.2) and creates a session: two database round trips,
-/// one to consume the challenge and read the credential, one to record the assertion and the session.
+/// Verifies an assertion (WebAuthn L3 §7.2) and creates a session: two database round trips and
+/// one durable commit. The first reads the challenge, the credential and its account without
+/// writing; after verification one statement consumes the challenge, moves the counter and
+/// inserts the session. A finish that reaches verification and fails (or names an unknown
+/// credential) consumes the challenge with a statement of its own.
 package struct PasskeyAuthenticationFinishUseCase: Sendable {
     let challenges: any ChallengeRepository
     let sessions: any SessionRepository
@@ -45,18 +49,21 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
     package func execute(challengeID: ChallengeID, response: AuthenticationResponse)
         async throws(PasskeyAuthenticationFinishError) -> PasskeyAuthenticationFinish
     {
-        guard let credentialID = CredentialID(bytes: response.credentialID) else {
-            throw .invalidRequest(field: "credentialID")
-        }
+        let credentialID = response.credentialID
+        let now = clock.now
+        // Round trip 1 reads, writes nothing: an unusable challenge is refused without a commit.
         let context: AssertionContext
         do {
-            context = try await challenges.consumeAuthenticationChallenge(
-                id: challengeID, credentialID: credentialID, now: clock.now)
+            context = try await challenges.assertionContext(
+                challengeID: challengeID, credentialID: credentialID, now: now)
         } catch {
             throw .init(error)
         }
         guard let challenge = context.challenge else { throw .challengeUnavailable }
-        guard let credential = context.credential, let account = context.account else { throw .unknownCredential }
+        guard let credential = context.credential, let account = context.account else {
+            try await consume(challengeID, now: now)
+            throw .unknownCredential
+        }
 
         let verified: VerifiedAuthentication
         do {
@@ -68,22 +75,39 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
                     storedBackupEligible: credential.backupEligible, expectedUserHandle: account.id.userHandle,
                     requireUserHandle: true))
         } catch {
+            // Consume-once covers failed verifications too: this challenge cannot be tried again.
+            try await consume(challengeID, now: now)
             throw .authenticationFailed(error)
         }
-        let now = clock.now
+        // Round trip 2, the one durable commit: consume the challenge, move the counter, insert the session.
         let (stored, issued) = issuer.make(for: account, method: .passkey, credentialID: credential.id, now: now)
         let recording: AssertionRecording
         do {
             recording = try await sessions.recordAssertion(
-                credentialID: credential.id, expectedSignCount: credential.signCount, newSignCount: verified.signCount,
-                backupState: verified.backupState, usedAt: now, session: stored)
+                challengeID: challengeID, credentialID: credential.id, expectedSignCount: credential.signCount,
+                newSignCount: verified.signCount, backupState: verified.backupState, usedAt: now, session: stored)
         } catch {
             throw .init(error)
         }
-        // Another assertion moved the counter since it was read: for a device-bound credential
-        // two assertions with one counter value must not both win.
-        guard recording == .recorded else { throw .authenticationFailed(.signCountRegressed) }
-        return PasskeyAuthenticationFinish(
-            session: issued, credentialID: credential.id, cloneWarning: verified.cloneWarning)
+        switch recording {
+        case .recorded:
+            return PasskeyAuthenticationFinish(
+                session: issued, credentialID: credential.id, cloneWarning: verified.cloneWarning)
+        case .challengeUnavailable:
+            // A concurrent finish consumed it between the read and this write.
+            throw .challengeUnavailable
+        case .staleCounter:
+            // Another assertion moved the counter since it was read: for a device-bound credential
+            // two assertions with one counter value must not both win.
+            throw .authenticationFailed(.signCountRegressed)
+        }
+    }
+
+    private func consume(_ challengeID: ChallengeID, now: Date) async throws(PasskeyAuthenticationFinishError) {
+        do {
+            try await challenges.consumeAuthenticationChallenge(id: challengeID, now: now)
+        } catch {
+            throw .init(error)
+        }
     }
 }

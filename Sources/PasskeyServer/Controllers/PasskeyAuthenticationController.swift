@@ -61,8 +61,7 @@ struct PasskeyAuthenticationController: Sendable {
         let authenticatorData = try fields.required(fields.authenticatorData, "authenticatorData")
         let signature = try fields.required(fields.signature, "signature")
         let userHandle = fields.userHandle
-        let id = try support.bytes(credentialID, field: "credentialID")
-        guard CredentialID(bytes: id) != nil else {
+        guard let id = CredentialID(bytes: try support.bytes(credentialID, field: "credentialID")) else {
             throw Problem.invalidRequest("credentialID must be 1 to 1023 bytes.")
         }
         return AuthenticationResponse(

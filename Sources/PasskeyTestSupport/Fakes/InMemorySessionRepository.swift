@@ -99,8 +99,8 @@ package final class InMemorySessionRepository: SessionRepository {
     }
 
     package func recordAssertion(
-        credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32, backupState: Bool,
-        usedAt: Date, session: AuthenticationSession
+        challengeID: ChallengeID, credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32,
+        backupState: Bool, usedAt: Date, session: AuthenticationSession
     ) async throws(RepositoryError) -> AssertionRecording {
         try state.withLock { (state) throws(RepositoryError) -> AssertionRecording in
             try checkFailure(&state)

@@ -41,7 +41,7 @@ struct ClientDevice {
         assertion.signCount = signCount
         let response = try assertion.makeResponse()
         return PasskeyAssertionCredential(
-            credentialID: Data(response.credentialID), rawClientDataJSON: Data(response.clientDataJSON),
+            credentialID: Data(response.credentialID.bytes), rawClientDataJSON: Data(response.clientDataJSON),
             rawAuthenticatorData: Data(response.authenticatorData), signature: Data(response.signature),
             userID: response.userHandle.map { Data($0) })
     }

@@ -94,19 +94,89 @@ def http_row(out: str, name: str):
         "cpu": doc["cpu"],
         "client": "loadgen",
         "start_p50": doc["start_latency_ms"].get("p50"),
+        "rate_asked": doc.get("open_loop_rate"),
+        "not_served": doc.get("open_loop_not_served", 0),
+        "flood_workers": doc.get("flood_workers"),
+        "flood_rate": doc.get("flood_per_second"),
+        "flood_statuses": doc.get("flood_statuses") or {},
     }
 
 
+def summary(r: dict) -> list[str]:
+    """The ratios the performance issue asks about, from the rows that ran."""
+    lines = []
+    swift = r.get("swift")
+
+    def ratio(a, b):
+        return a / b if b else float("nan")
+
+    if swift and r.get("python"):
+        lines.append(f"Swift / Python: {ratio(swift['rate'], r['python']['rate']):.2f}× (goal ≥ 3.0×)")
+    if swift and r.get("pgbench-naive"):
+        lines.append(f"Swift / naive SQL (d): {ratio(swift['rate'], r['pgbench-naive']['rate']):.2f}× (goal ≥ 1.0×)")
+    if r.get("swift-8"):
+        lines.append(f"p99 at 8 connections: {r['swift-8']['p99']:.1f} ms (goal ≤ 15 ms)")
+    if swift:
+        lines.append(f"p99 at 32 connections: {swift['p99']:.1f} ms (goal ≤ 40 ms)")
+        server = swift["cpu"].get("groups", {}).get("server")
+        if server and swift["rate"]:
+            lines.append(f"server CPU per ceremony: {server['cores'] * 1000 / swift['rate']:.2f} ms (goal ≤ 0.4 ms)")
+    rss = [x["cpu"].get("groups", {}).get("server", {}).get("peak_rss_kb_max", 0)
+           for k, x in r.items() if k.startswith("swift")]
+    if rss:
+        lines.append(f"peak RSS over the Swift rows: {mib(max(rss))} (goal ≤ 64 MiB)")
+    if swift and r.get("swift-flood"):
+        lines.append(f"p99 with the password flood: {r['swift-flood']['p99']:.1f} ms = "
+                     f"{ratio(r['swift-flood']['p99'], swift['p99']):.2f}× the row without it (goal ≤ 2×)")
+    if r.get("swift-open"):
+        o = r["swift-open"]
+        lines.append(f"open loop at {o.get('rate_asked') or 0:.0f}/s: p50 {o['p50']:.1f} ms, p99 {o['p99']:.1f} ms")
+    return lines
+
+
+ROW_LOADERS = {
+    "swift": http_row, "swift-8": http_row, "swift-flood": http_row, "swift-open": http_row, "python": http_row,
+    "pgbench": pgbench_row, "pgbench-pool": pgbench_row, "pgbench-naive": pgbench_row,
+}
+
+
+def check(rows: str, out: str) -> int:
+    """The smoke test's verdict (make test): every row asked for produced ceremonies and no error."""
+    failures = []
+    for key in rows.split(","):
+        loader = ROW_LOADERS.get(key)
+        r = loader(out, key) if loader else None
+        if r is None:
+            failures.append(f"{key}: no result")
+        elif r["errors"] or not r["rate"] > 0:
+            failures.append(f"{key}: {r['rate']:.0f}/s, errors {r['errors']} {r['error_note']}")
+        elif key == "swift-flood" and not any(s.startswith(("401", "503")) for s in r["flood_statuses"]):
+            failures.append(f"{key}: the flood got no password answer ({r['flood_statuses']})")
+    for f in failures:
+        print(f"bench smoke: {f}", file=sys.stderr)
+    if not failures:
+        print(f"bench smoke: every row ran without errors ({rows})")
+    return 1 if failures else 0
+
+
 def main() -> int:
+    if len(sys.argv) == 4 and sys.argv[1] == "--check":
+        return check(sys.argv[2], sys.argv[3])
     out = sys.argv[1] if len(sys.argv) > 1 else "."
     env = dict(
         line.split("=", 1) for line in read(os.path.join(out, "environment.txt")).splitlines() if "=" in line
     )
+    concurrency = re.search(r"concurrency=(\d+)", env.get("duration", ""))
+    c = concurrency.group(1) if concurrency else "?"
     rows = [
-        ("(a) Swift passkey-server (release)", http_row(out, "swift"), "swift"),
-        ("(b) Python py_webauthn (uvicorn)", http_row(out, "python"), "python"),
-        ("(c) PostgreSQL limit (pgbench, same SQL)", pgbench_row(out, "pgbench"), "pgbench"),
+        (f"(a) Swift passkey-server (release), {c} connections", http_row(out, "swift"), "swift"),
+        ("(a8) Swift, 8 connections", http_row(out, "swift-8"), "swift-8"),
+        ("(a-flood) Swift + password sign-in flood", http_row(out, "swift-flood"), "swift-flood"),
+        ("(a-open) Swift, open loop", http_row(out, "swift-open"), "swift-open"),
+        (f"(b) Python py_webauthn (uvicorn), {c} connections", http_row(out, "python"), "python"),
+        ("(c) PostgreSQL, pgbench, the Swift server's SQL", pgbench_row(out, "pgbench"), "pgbench"),
         ("(c′) same, at the servers' pool size", pgbench_row(out, "pgbench-pool"), "pgbench-pool"),
+        ("(d) PostgreSQL, pgbench, the naive statement list", pgbench_row(out, "pgbench-naive"), "pgbench-naive"),
     ]
     print(f"Passkey sign-in benchmark — {env.get('date', '?')}, nproc={env.get('nproc', '?')}, "
           f"{env.get('cpu', '')}")
@@ -141,6 +211,13 @@ def main() -> int:
         other = cpu.get("other_cores")
         print(f"| {title} | {r['rate']:.0f} | {r['p50']:.1f} | {r['p99']:.1f} | {r['errors']} | {server_cpu} | "
               f"{cores(postgres['cores'] if postgres else None)} | {cores(gen)} | {cores(other)} | {rss} |")
+        if r.get("rate_asked"):
+            notes.append(f"{title}: {r['rate_asked']:.0f} arrivals/s asked (open loop; latency from each arrival's "
+                         f"due time), {r['not_served']} never started")
+        if r.get("flood_workers"):
+            statuses = ", ".join(f"{k}×{v}" for k, v in sorted(r["flood_statuses"].items()))
+            notes.append(f"{title}: {r['flood_workers']} flood workers, {r['flood_rate']:.0f} password answers/s "
+                         f"in the window ({statuses})")
         if r["errors"]:
             notes.append(f"{title}: errors {r['error_note']}")
             for s in r.get("samples", [])[:3]:
@@ -170,6 +247,12 @@ def main() -> int:
     print("'other' is everything else running on the machine then (other users, builds): it skews the figures.")
     for n in notes:
         print(f"- {n}")
+    goals = summary({key: r for _, r, key in rows if r is not None})
+    if goals:
+        print()
+        print("Against the performance goals (docs/benchmark.md):")
+        for g in goals:
+            print(f"- {g}")
     settings = read(os.path.join(out, "postgres-settings.txt")).splitlines()
     if settings:
         print(f"- PostgreSQL: {', '.join(settings)}")

@@ -6,7 +6,10 @@
 #
 # Knobs (environment): DURATION (s, default 20), WARMUP (s, 3), CONCURRENCY (32), ACCOUNTS (1024),
 # DATABASE_POOL_SIZE (connections per server in total, 8), PY_WORKERS (2), PGBENCH_CLIENTS
-# (default = CONCURRENCY), BENCH_ROWS (swift,python,pgbench,pgbench-pool), PERF (1 = also record a
+# (default = CONCURRENCY), BENCH_ROWS (swift,swift-8,swift-flood,swift-open,python,pgbench,pgbench-naive;
+# also pgbench-pool), FLOOD (password flood workers of swift-flood, 8), OPEN_RATE (arrivals/s of
+# swift-open; default half of the swift row's rate), BENCH_SCRATCH (the release build's scratch
+# path, .build-bench), PERF (1 = also record a
 # perf profile of the Swift server in the window, "loadgen" = of the load generator; perf adds
 # overhead, so do not compare a profiled run's figures), BENCH_SKIP_INSTALL (1 = skip apt/pip checks).
 set -euo pipefail
@@ -14,6 +17,14 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 BENCH=$ROOT/bench
 
+# BENCH_SMOKE=1 (make test): every row for a few seconds, on make test's release build, then
+# fail unless every row ran without errors. It checks that the benchmark works; no figure is judged.
+SMOKE=${BENCH_SMOKE:-0}
+if [ "$SMOKE" = 1 ]; then
+    DURATION=${DURATION:-2}
+    WARMUP=${WARMUP:-1}
+    BENCH_SCRATCH=${BENCH_SCRATCH:-$ROOT/.build}
+fi
 DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-3}
 CONCURRENCY=${CONCURRENCY:-32}
@@ -21,8 +32,11 @@ ACCOUNTS=${ACCOUNTS:-1024}
 POOL=${DATABASE_POOL_SIZE:-8}
 PY_WORKERS=${PY_WORKERS:-2}
 PGBENCH_CLIENTS=${PGBENCH_CLIENTS:-$CONCURRENCY}
-ROWS=${BENCH_ROWS:-swift,python,pgbench,pgbench-pool}
+ROWS=${BENCH_ROWS:-swift,swift-8,swift-flood,swift-open,python,pgbench,pgbench-naive}
 PERF=${PERF:-0}
+FLOOD=${FLOOD:-8}
+OPEN_RATE=${OPEN_RATE:-}
+SCRATCH=${BENCH_SCRATCH:-$ROOT/.build-bench}
 
 int_in() { [[ $2 =~ ^[0-9]+$ ]] && (($2 >= $3 && $2 <= $4)) || { echo "bench: $1 must be $3…$4 (got '$2')" >&2; exit 2; }; }
 int_in DURATION "$DURATION" 1 300
@@ -32,6 +46,8 @@ int_in ACCOUNTS "$ACCOUNTS" "$CONCURRENCY" 100000
 int_in DATABASE_POOL_SIZE "$POOL" 1 64
 int_in PY_WORKERS "$PY_WORKERS" 1 16
 int_in PGBENCH_CLIENTS "$PGBENCH_CLIENTS" 1 64
+int_in FLOOD "$FLOOD" 1 256
+[ -z "$OPEN_RATE" ] || int_in OPEN_RATE "$OPEN_RATE" 1 100000
 ((ACCOUNTS % CONCURRENCY == 0 && ACCOUNTS % PGBENCH_CLIENTS == 0 && ACCOUNTS % POOL == 0)) \
     || { echo "bench: ACCOUNTS must be a multiple of CONCURRENCY, PGBENCH_CLIENTS and DATABASE_POOL_SIZE" >&2; exit 2; }
 ((POOL % PY_WORKERS == 0)) || { echo "bench: DATABASE_POOL_SIZE must be a multiple of PY_WORKERS" >&2; exit 2; }
@@ -71,10 +87,10 @@ fi
 PG_BIN=${PASSKEY_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
 
 mkdir -p "$BENCH/.cache"
-log "building passkey-server (release, scratch path .build-bench)"
+log "building passkey-server (release, scratch path ${SCRATCH#"$ROOT"/})"
 # Other engineers may edit Sources/ meanwhile ("modified during the build"): try up to 3 times.
 for attempt in 1 2 3; do
-    if swift build -c release --product passkey-server --scratch-path "$ROOT/.build-bench" >"$BENCH/.cache/swift-build.log" 2>&1; then
+    if swift build -c release --product passkey-server --scratch-path "$SCRATCH" >"$BENCH/.cache/swift-build.log" 2>&1; then
         tail -n 1 "$BENCH/.cache/swift-build.log" >&2
         break
     fi
@@ -83,7 +99,7 @@ for attempt in 1 2 3; do
     log "build failed (attempt $attempt); retrying in 10 s"
     sleep 10
 done
-SERVER=$(swift build -c release --scratch-path "$ROOT/.build-bench" --show-bin-path)/passkey-server
+SERVER=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/passkey-server
 [ -x "$SERVER" ] || { echo "bench: $SERVER was not built" >&2; exit 1; }
 
 log "building the load generator (Go standard library only)"
@@ -157,8 +173,9 @@ stop_server() {
     SERVER_PID=""
 }
 
-load() { # name url
+load() { # name url [extra loadgen flags…]
     local name=$1 url=$2
+    shift 2
     local perf_pid=""
     if [ "$PERF" = 1 ] && [ "$name" = swift ] && command -v perf >/dev/null; then
         (sleep "$WARMUP"; exec perf record -F 499 -g -p "$SERVER_PID" -o "$OUT/perf-swift.data" -- sleep "$DURATION") \
@@ -170,7 +187,7 @@ load() { # name url
             >"$OUT/perf-record.log" 2>&1 &
     fi
     "$LOADGEN" run -url "$url" -accounts "$ACCOUNTS" -concurrency "$CONCURRENCY" -warmup "${WARMUP}s" \
-        -duration "${DURATION}s" -watch "server=$SERVER_PID,postgres=$PG_PID" -out "$OUT/$name.json"
+        -duration "${DURATION}s" -watch "server=$SERVER_PID,postgres=$PG_PID" -out "$OUT/$name.json" "$@"
     if [ -n "$perf_pid" ]; then
         wait "$perf_pid" || true
         { perf report -i "$OUT/perf-swift.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^$' | head -n 30
@@ -181,19 +198,24 @@ load() { # name url
 
 # ---------------------------------------------------------------------------------------------
 # 3. The rows.
-run_swift() {
+run_swift() { # name [extra loadgen flags…]: the same server for rows swift, swift-8, swift-flood, swift-open
+    local name=$1
+    shift
     reset_db
     local port; port=$(free_port)
-    log "(a) Swift passkey-server on 127.0.0.1:$port, pool $POOL"
+    log "($name) Swift passkey-server on 127.0.0.1:$port, pool $POOL, loadgen ${*:-closed loop, $CONCURRENCY connections}"
+    # The flood row's wrong passwords all come from 127.0.0.1: the per-address failure limit is
+    # raised so that each one costs the server a hash (what a flood from many addresses does).
     env DATABASE_URL="$CONNINFO" HOST=127.0.0.1 PORT="$port" PASSKEY_RP_ID=localhost \
         PASSKEY_ORIGINS=http://localhost:8080 RATE_LIMIT_STARTS_PER_MINUTE=0 LOG_LEVEL=warning \
+        RATE_LIMIT_PASSWORD_PER_ADDRESS=1000000 \
         DATABASE_POOL_SIZE="$POOL" PASSKEY_MIGRATIONS_DIR="$ROOT/Migrations" PASSKEY_OPENAPI_FILE="$ROOT/openapi.json" \
-        "$SERVER" serve >"$OUT/swift-server.log" 2>&1 &
+        "$SERVER" serve >"$OUT/$name-server.log" 2>&1 &
     SERVER_PID=$!
-    wait_ready "http://127.0.0.1:$port" "$SERVER_PID" || { tail -n 20 "$OUT/swift-server.log" >&2; exit 1; }
-    load swift "http://127.0.0.1:$port"
+    wait_ready "http://127.0.0.1:$port" "$SERVER_PID" || { tail -n 20 "$OUT/$name-server.log" >&2; exit 1; }
+    load "$name" "http://127.0.0.1:$port" "$@"
     stop_server
-    sessions >"$OUT/swift-sessions.txt"
+    sessions >"$OUT/$name-sessions.txt"
 }
 
 run_python() {
@@ -213,15 +235,15 @@ run_python() {
     sessions >"$OUT/python-sessions.txt"
 }
 
-run_pgbench() { # name clients
-    local name=$1 clients=$2
+run_pgbench() { # name clients script
+    local name=$1 clients=$2 script=$3
     reset_db
-    log "($name) PostgreSQL: pgbench, $clients clients, the ceremony's three statements"
+    log "($name) PostgreSQL: pgbench, $clients clients, $script"
     local host; host=$(sed -E 's/.*host=([^ ]+).*/\1/' <<<"$CONNINFO")
     "$PG_BIN/pgbench" -h "$host" -p "$PGPORT" -U postgres -n -M prepared -r \
         -c "$clients" -j 2 -T $((WARMUP + DURATION + 2)) \
         -D nclients="$clients" -D naccounts="$ACCOUNTS" \
-        -f "$BENCH/pgbench/ceremony.sql" -l --log-prefix="$TMP/$name-log" postgres \
+        -f "$BENCH/pgbench/$script" -l --log-prefix="$TMP/$name-log" postgres \
         >"$OUT/$name.txt" 2>&1 &
     PGBENCH_PID=$!
     "$LOADGEN" sample -warmup "${WARMUP}s" -duration "${DURATION}s" \
@@ -240,7 +262,7 @@ run_pgbench() { # name clients
     echo "nproc=$(nproc)"
     echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
     echo "loadavg_before=$(cat /proc/loadavg)"
-    echo "duration=$DURATION warmup=$WARMUP concurrency=$CONCURRENCY accounts=$ACCOUNTS pool=$POOL py_workers=$PY_WORKERS pgbench_clients=$PGBENCH_CLIENTS"
+    echo "duration=$DURATION warmup=$WARMUP concurrency=$CONCURRENCY accounts=$ACCOUNTS pool=$POOL py_workers=$PY_WORKERS pgbench_clients=$PGBENCH_CLIENTS flood=$FLOOD"
     echo "swift=$(swift --version 2>/dev/null | head -n 1)"
     echo "python=$("$BENCH/.venv/bin/python" --version 2>&1)"
     echo "git=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)$(git -C "$ROOT" diff --quiet HEAD -- Sources 2>/dev/null || echo ' (Sources modified)')"
@@ -249,10 +271,20 @@ run_pgbench() { # name clients
 IFS=, read -ra rows <<<"$ROWS"
 for row in "${rows[@]}"; do
     case "$row" in
-    swift) run_swift ;;
+    swift) run_swift swift ;;
+    swift-8) CONCURRENCY=8 run_swift swift-8 ;;
+    swift-flood) run_swift swift-flood -flood "$FLOOD" ;;
+    swift-open)
+        rate=$OPEN_RATE
+        if [ -z "$rate" ]; then
+            rate=$(python3 -c 'import json,sys; print(max(1, int(json.load(open(sys.argv[1]))["ceremonies_per_second"] / 2)))' \
+                "$OUT/swift.json" 2>/dev/null) || { echo "bench: swift-open needs the swift row first, or OPEN_RATE" >&2; exit 2; }
+        fi
+        run_swift swift-open -rate "$rate" ;;
     python) run_python ;;
-    pgbench) run_pgbench pgbench "$PGBENCH_CLIENTS" ;;
-    pgbench-pool) run_pgbench pgbench-pool "$POOL" ;;
+    pgbench) run_pgbench pgbench "$PGBENCH_CLIENTS" ceremony.sql ;;
+    pgbench-pool) run_pgbench pgbench-pool "$POOL" ceremony.sql ;;
+    pgbench-naive) run_pgbench pgbench-naive "$PGBENCH_CLIENTS" naive.sql ;;
     *) echo "bench: unknown row '$row' in BENCH_ROWS" >&2; exit 2 ;;
     esac
 done
@@ -260,3 +292,6 @@ echo "loadavg_after=$(cat /proc/loadavg)" >>"$OUT/environment.txt"
 
 python3 "$BENCH/report.py" "$OUT" | tee "$OUT/summary.md"
 log "raw results in ${OUT#"$ROOT"/}"
+if [ "$SMOKE" = 1 ]; then
+    python3 "$BENCH/report.py" --check "$ROWS" "$OUT"
+fi

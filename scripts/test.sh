@@ -50,5 +50,9 @@ scripts/schemathesis.sh || status=1
 echo "== browser end-to-end (headless Chromium, virtual authenticator)"
 scripts/browser-test.sh || status=1
 
+echo "== benchmark smoke (bench/run.sh, every row for a few seconds; no figure is judged)"
+BENCH_SMOKE=1 bash bench/run.sh >"$tmp/bench.log" 2>&1 || { tail -n 40 "$tmp/bench.log"; status=1; }
+grep -E "^bench smoke:" "$tmp/bench.log" || true
+
 if [ "$status" -eq 0 ]; then echo "test: all checks passed"; else echo "test: FAILED" >&2; fi
 exit "$status"

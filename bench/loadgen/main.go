@@ -2,7 +2,11 @@
 // measures them, and samples the CPU time and peak memory of the processes involved.
 //
 //	loadgen seed   -accounts N                    SQL (COPY) for N accounts, one ES256 passkey each
-//	loadgen run    -url http://127.0.0.1:P ...    timed closed-loop load, JSON result on -out
+//	loadgen run    -url http://127.0.0.1:P ...    timed load, JSON result on -out: a closed loop of
+//	                                              -concurrency ceremonies, or with -rate R an open
+//	                                              loop of R arrivals/s (latency from each arrival's
+//	                                              intended time: no coordinated omission); -flood F
+//	                                              adds F closed-loop password sign-in workers
 //	loadgen sample -watch name=pid,... ...         CPU/RSS sampling only (for the pgbench row)
 //
 // Accounts, credential IDs and private keys are derived from the account number k (1…N), so
@@ -155,6 +159,13 @@ type result struct {
 	LatencyMs      map[string]float64 `json:"latency_ms"`
 	StartLatencyMs map[string]float64 `json:"start_latency_ms"`
 	CPU            *cpuReport         `json:"cpu"`
+	// Open loop (-rate): arrivals per second asked for, and arrivals never started (overload).
+	Rate      float64 `json:"open_loop_rate,omitempty"`
+	NotServed int     `json:"open_loop_not_served,omitempty"`
+	// Password flood (-flood): workers, answers per second in the window and their statuses.
+	FloodWorkers   int            `json:"flood_workers,omitempty"`
+	FloodPerSecond float64        `json:"flood_per_second,omitempty"`
+	FloodStatuses  map[string]int `json:"flood_statuses,omitempty"`
 }
 
 type outcome struct {
@@ -242,6 +253,32 @@ func (w *worker) ceremony() outcome {
 	return outcome{done: done, total: done.Sub(t0), start: t1.Sub(t0)}
 }
 
+// floodWorker sends password sign-ins for emails nobody registered, closed loop: each costs the
+// server a full password-hash verification (the dummy one, for comparable time) and a counted
+// failure, which is what a credential-stuffing flood costs it.
+type floodWorker struct {
+	http *conn
+	id   int
+	n    int
+	out  []floodOutcome
+}
+
+type floodOutcome struct {
+	done   time.Time
+	status string
+}
+
+func (f *floodWorker) signIn() floodOutcome {
+	f.n++
+	body := `{"email":"flood` + strconv.Itoa(f.id) + `.` + strconv.Itoa(f.n) + `@example.com","password":"not the password 1"}`
+	status, resp, err := f.http.post("/v1/sessions", []byte(body))
+	if err != nil {
+		time.Sleep(10 * time.Millisecond)
+		return floodOutcome{done: time.Now(), status: "transport"}
+	}
+	return floodOutcome{done: time.Now(), status: strconv.Itoa(status) + problemCode(resp)}
+}
+
 func problemCode(body []byte) string {
 	var p struct {
 		Code string `json:"code"`
@@ -270,6 +307,8 @@ func run(args []string) {
 	rpID := fs.String("rpid", "localhost", "RP ID")
 	watch := fs.String("watch", "", "name=pid,… process trees whose CPU and peak RSS to report")
 	out := fs.String("out", "", "JSON result file (default stdout)")
+	rate := fs.Float64("rate", 0, "open loop: ceremonies started per second (0 = closed loop); -concurrency connections serve them")
+	flood := fs.Int("flood", 0, "extra closed-loop workers sending wrong-password sign-ins for unknown emails")
 	fs.Parse(args)
 
 	u, err := url.Parse(*target)
@@ -277,8 +316,9 @@ func run(args []string) {
 		fmt.Fprintln(os.Stderr, "run: -url must be http://127.0.0.1:PORT")
 		os.Exit(2)
 	}
-	if *c < 1 || *c > 1024 || *n < *c || *duration <= 0 || *duration > 10*time.Minute || *warmup > time.Minute {
-		fmt.Fprintln(os.Stderr, "run: need 1 ≤ concurrency ≤ 1024 ≤ …, accounts ≥ concurrency, 0 < duration ≤ 10m, warmup ≤ 1m")
+	if *c < 1 || *c > 1024 || *n < *c || *duration <= 0 || *duration > 10*time.Minute || *warmup > time.Minute ||
+		*rate < 0 || *rate > 100000 || *flood < 0 || *flood > 256 {
+		fmt.Fprintln(os.Stderr, "run: need 1 ≤ concurrency ≤ 1024, accounts ≥ concurrency, 0 < duration ≤ 10m, warmup ≤ 1m, 0 ≤ rate ≤ 100000, 0 ≤ flood ≤ 256")
 		os.Exit(2)
 	}
 	groups := parseWatch(*watch)
@@ -310,15 +350,70 @@ func run(args []string) {
 	}()
 
 	var wg sync.WaitGroup
-	for _, w := range workers {
+	floods := make([]*floodWorker, *flood)
+	for i := range floods {
+		f := &floodWorker{http: newConn(u.Host, 10*time.Second), id: i}
+		floods[i] = f
 		wg.Add(1)
-		go func(w *worker) {
+		go func() {
 			defer wg.Done()
-			defer w.http.close()
+			defer f.http.close()
 			for i := 0; i < 10_000_000 && time.Now().Before(windowEnd); i++ {
-				w.out = append(w.out, w.ceremony())
+				f.out = append(f.out, f.signIn())
 			}
-		}(w)
+		}()
+	}
+	if *rate == 0 {
+		for _, w := range workers {
+			wg.Add(1)
+			go func(w *worker) {
+				defer wg.Done()
+				defer w.http.close()
+				for i := 0; i < 10_000_000 && time.Now().Before(windowEnd); i++ {
+					w.out = append(w.out, w.ceremony())
+				}
+			}(w)
+		}
+	}
+	notServed := 0
+	if *rate > 0 {
+		// Open loop: arrivals on a fixed schedule, whatever the server's pace; an arrival waits
+		// for a free connection, and that wait is part of its latency (measured from when it
+		// was due), so a slow server cannot hide its queue.
+		arrivals := make(chan time.Time, int(*rate*(warmup.Seconds()+duration.Seconds()))+16)
+		go func() {
+			interval := time.Duration(float64(time.Second) / *rate)
+			next := begin
+			for next.Before(windowEnd) {
+				for now := time.Now(); !next.After(now) && next.Before(windowEnd); next = next.Add(interval) {
+					arrivals <- next
+				}
+				time.Sleep(time.Until(next))
+			}
+			close(arrivals)
+		}()
+		stopBy := windowEnd.Add(5 * time.Second)
+		var mu sync.Mutex
+		for _, w := range workers {
+			wg.Add(1)
+			go func(w *worker) {
+				defer wg.Done()
+				defer w.http.close()
+				for due := range arrivals {
+					if time.Now().After(stopBy) {
+						mu.Lock()
+						notServed++
+						mu.Unlock()
+						continue
+					}
+					o := w.ceremony()
+					if o.errKind == "" {
+						o.total = o.done.Sub(due)
+					}
+					w.out = append(w.out, o)
+				}
+			}(w)
+		}
 	}
 	wg.Wait()
 	sampled.Wait()
@@ -352,6 +447,20 @@ func run(args []string) {
 		}
 	}
 	res.PerSecond = float64(res.Ceremonies) / duration.Seconds()
+	res.Rate, res.NotServed = *rate, notServed
+	if *flood > 0 {
+		res.FloodWorkers, res.FloodStatuses = *flood, map[string]int{}
+		answered := 0
+		for _, f := range floods {
+			for _, o := range f.out {
+				if !o.done.Before(windowStart) && !o.done.After(windowEnd) {
+					res.FloodStatuses[o.status]++
+					answered++
+				}
+			}
+		}
+		res.FloodPerSecond = float64(answered) / duration.Seconds()
+	}
 	res.LatencyMs = percentiles(lat)
 	res.StartLatencyMs = percentiles(startLat)
 	res.CPU = report(before, after, groups)

@@ -51,4 +51,27 @@ import Testing
             from: Data(#"{"type":"about:blank","title":"T","status":418,"detail":"d","code":"teapot"}"#.utf8))
         #expect(unknown.errorCode == nil)
     }
+
+    /// The hand-written writers give exactly JSONEncoder's bytes, escapes and key order included.
+    @Test(arguments: [
+        "plain", "", "quote \" backslash \\ slash / done", "controls \u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}",
+        "ユーザー 名前 😀", "line\u{2028}separator\u{2029}", "<script>&amp;</script>",
+    ])
+    func handWrittenBodiesMatchJSONEncoder(_ text: String) throws {
+        func written<T: JSONWritable>(_ value: T) -> String {
+            var writer = JSONWriter()
+            value.write(to: &writer)
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
+        let date = Date(timeIntervalSince1970: 1_795_975_200.75)  // Written truncated to the second.
+        let session = SessionResponseBody(
+            accessToken: text, expiresAt: date.addingTimeInterval(-0.75), accountID: "a\(text)", displayName: text,
+            method: "passkey")
+        #expect(written(session) == String(decoding: try WireJSON.encode(session), as: UTF8.self))
+        let options = AuthenticationOptionsResponseBody(
+            challengeID: text, relyingPartyID: "example.com", challenge: text, expiresAt: date,
+            publicKey: RequestOptionsJSON(challenge: text, rpId: text, timeout: 300_000, userVerification: "required"))
+        #expect(written(options) == String(decoding: try WireJSON.encode(options), as: UTF8.self))
+        #expect(try WireJSON.decode(SessionResponseBody.self, from: Data(written(session).utf8)) == session)
+    }
 }

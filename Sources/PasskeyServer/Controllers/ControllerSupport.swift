@@ -51,6 +51,11 @@ struct ControllerSupport: Sendable {
         HTTPResponse(status: status, contentType: "application/json", body: WireJSON.body(value))
     }
 
+    /// The same for the bodies with a hand-written writer (chosen by the compiler for those types).
+    func json<T: JSONWritable>(_ status: Int, _ value: T) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "application/json", body: WireJSON.body(value))
+    }
+
     func noContent() -> HTTPResponse { HTTPResponse(status: 204) }
 
     /// The live session behind `Authorization: Bearer …`.

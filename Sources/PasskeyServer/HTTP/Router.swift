@@ -27,10 +27,14 @@ struct Router: Sendable {
     }
 
     private(set) var routes: [Route] = []
+    /// The routes without parameters by path: a path found here belongs to them alone (a
+    /// literal route is the most specific match there is), so most requests skip the scan.
+    private var literalRoutes: [String: [Route]] = [:]
 
     mutating func add(_ method: String, _ pattern: String, _ handler: @escaping RouteHandler) {
-        routes.append(
-            Route(method: method, pattern: pattern, segments: pattern.split(separator: "/"), handler: handler))
+        let route = Route(method: method, pattern: pattern, segments: pattern.split(separator: "/"), handler: handler)
+        routes.append(route)
+        if !pattern.contains("{") { literalRoutes[pattern, default: []].append(route) }
     }
 
     enum Match {
@@ -41,7 +45,9 @@ struct Router: Sendable {
 
     func match(method: String, path: String) -> Match {
         guard path.hasPrefix("/") else { return .notFound }
-        let candidates = bestMatches(for: Self.segments(of: path))
+        let candidates =
+            literalRoutes[path].map { $0.map { (route: $0, parameters: [String]()) } }
+            ?? bestMatches(for: Self.segments(of: path))
         if let (route, parameters) = candidates.first(where: { $0.route.method == method }) {
             return .found(route, parameters: parameters)
         }

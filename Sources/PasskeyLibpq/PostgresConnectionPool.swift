@@ -9,6 +9,8 @@ internal import Synchronization
 /// When every connection is busy, callers wait (FIFO) up to `acquireTimeout`.
 /// A connection found broken is discarded together with every idle connection opened
 /// before it (after a server restart they are all dead), and replaced on demand.
+/// Every one of these decisions is `ConnectionPoolStateMachine`'s; this class holds it under a
+/// lock and carries its actions out (queues, continuations, timers, closing connections).
 package final class PostgresConnectionPool: Sendable {
     package struct Configuration: Sendable {
         package var conninfo: String
@@ -28,28 +30,20 @@ package final class PostgresConnectionPool: Sendable {
         }
     }
 
+    /// A caller waiting for a connection.
     private struct Waiter {
-        let id: UInt64
         let continuation: CheckedContinuation<PooledConnection, any Error>
         /// Fails the waiter after `acquireTimeout`; cancelled when the waiter is served.
         let timeout: DispatchWorkItem
     }
 
-    private struct State {
-        var idle: [PooledConnection] = []
-        var open = 0
-        var waiters: [Waiter] = []
-        var nextWaiterID: UInt64 = 0
-        /// Bumped when a broken connection is seen; idle connections of older generations are closed.
-        var generation: UInt64 = 0
-        var closed = false
-    }
-
     package let configuration: Configuration
-    private let state = Mutex(State())
+    /// Every decision is the state machine's, taken under this lock; the pool carries it out.
+    private let state: Mutex<ConnectionPoolStateMachine<PooledConnection, Waiter>>
 
     package init(configuration: Configuration) {
         self.configuration = configuration
+        state = Mutex(ConnectionPoolStateMachine(maximumConnections: configuration.maximumConnections))
     }
 
     /// Runs `body` with a connection, on that connection's own thread.
@@ -77,16 +71,9 @@ package final class PostgresConnectionPool: Sendable {
 
     /// Closes idle connections and refuses new work; waiting callers get `.poolClosed`.
     package func close() {
-        let (idle, waiters) = state.withLock { state in
-            state.closed = true
-            let taken = (state.idle, state.waiters)
-            state.open -= state.idle.count
-            state.idle = []
-            state.waiters = []
-            return taken
-        }
-        _ = idle  // Released here; each PostgresConnection closes itself in deinit.
-        for waiter in waiters {
+        var shutdown = state.withLock { $0.close() }
+        shutdown.closing.removeAll()  // Closed outside the lock (deinit calls PQfinish).
+        for waiter in shutdown.failing {
             waiter.timeout.cancel()
             waiter.continuation.resume(throwing: PostgresError(kind: .poolClosed, diagnostic: "pool closed"))
         }
@@ -94,43 +81,29 @@ package final class PostgresConnectionPool: Sendable {
 
     // MARK: - Acquire and release
 
-    private enum Plan {
-        case use(PooledConnection)
-        case open(generation: UInt64)
-        case wait(timeout: DispatchWorkItem)
-        case refuse
-    }
-
     /// Decides under one lock whether to use an idle connection, open one, or wait, and
     /// registers the waiter in the same critical section, so a release can never slip in
     /// between the decision and the registration (no lost wake-up).
     private func acquire() async throws(PostgresError) -> PooledConnection {
         do {
             return try await withCheckedThrowingContinuation { continuation in
-                var stale: [PooledConnection] = []
-                let plan: Plan = state.withLock { state in
-                    if state.closed { return .refuse }
-                    while let candidate = state.idle.popLast() {
-                        if candidate.generation >= state.generation { return .use(candidate) }
-                        stale.append(candidate)
-                        state.open -= 1
+                var (decision, timeout) = state.withLock { machine in
+                    var timeout: DispatchWorkItem?
+                    let decision = machine.acquire { id in
+                        let item = timeoutItem(for: id)
+                        timeout = item
+                        return Waiter(continuation: continuation, timeout: item)
                     }
-                    if state.open < configuration.maximumConnections {
-                        state.open += 1
-                        return .open(generation: state.generation)
-                    }
-                    state.nextWaiterID += 1
-                    let timeout = timeoutItem(for: state.nextWaiterID)
-                    state.waiters.append(Waiter(id: state.nextWaiterID, continuation: continuation, timeout: timeout))
-                    return .wait(timeout: timeout)
+                    return (decision, timeout)
                 }
-                stale.removeAll()  // Closed outside the lock (deinit calls PQfinish).
-                switch plan {
+                decision.discarded.removeAll()  // Closed outside the lock (deinit calls PQfinish).
+                switch decision.action {
                 case .use(let pooled):
                     continuation.resume(returning: pooled)
                 case .open(let generation):
                     open(generation: generation, for: continuation)
-                case .wait(let timeout):
+                case .wait:
+                    guard let timeout else { preconditionFailure("a waiter without its timeout") }
                     let (seconds, attoseconds) = configuration.acquireTimeout.components
                     let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
                     DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: timeout)
@@ -156,7 +129,7 @@ package final class PostgresConnectionPool: Sendable {
                 continuation.resume(
                     returning: PooledConnection(connection: connection, queue: queue, generation: generation))
             } catch {
-                state.withLock { $0.open -= 1 }
+                state.withLock { $0.openFailed() }
                 continuation.resume(throwing: error)
             }
         }
@@ -168,10 +141,7 @@ package final class PostgresConnectionPool: Sendable {
         let timeout = configuration.acquireTimeout
         return DispatchWorkItem { [weak self] in
             guard let self else { return }
-            let expired: Waiter? = self.state.withLock { state in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.waiters.remove(at: index)
-            }
+            let expired = self.state.withLock { $0.timeOut(id) }
             expired?.continuation.resume(
                 throwing: PostgresError(kind: .poolTimeout, diagnostic: "no connection free within \(timeout)"))
         }
@@ -179,40 +149,18 @@ package final class PostgresConnectionPool: Sendable {
 
     private func release(_ pooled: PooledConnection) {
         let healthy = pooled.connection.isHealthy
-        enum Next {
-            case handOver(Waiter, PooledConnection)
-            case openFor(Waiter, generation: UInt64)
-            case done
-        }
-        let next: Next = state.withLock { state in
-            if !healthy {
-                state.open -= 1
-                state.generation = max(state.generation, pooled.generation + 1)
-                if !state.closed, !state.waiters.isEmpty, state.open < configuration.maximumConnections {
-                    state.open += 1
-                    return .openFor(state.waiters.removeFirst(), generation: state.generation)
-                }
-                return .done
-            }
-            if state.closed {
-                state.open -= 1
-                return .done
-            }
-            if !state.waiters.isEmpty {
-                return .handOver(state.waiters.removeFirst(), pooled)
-            }
-            state.idle.append(pooled)
-            return .done
-        }
-        switch next {
+        let action = state.withLock { $0.release(pooled, generation: pooled.generation, healthy: healthy) }
+        switch action {
+        case .keep:
+            break
         case .handOver(let waiter, let connection):
             waiter.timeout.cancel()
             waiter.continuation.resume(returning: connection)
-        case .openFor(let waiter, let generation):
+        case .openFor(let waiter, let generation, closing: _):
             waiter.timeout.cancel()
             open(generation: generation, for: waiter.continuation)
-        case .done:
-            break
+        case .close:
+            break  // Released when the caller lets go of it; it closes itself in deinit.
         }
     }
 }

@@ -13,12 +13,14 @@ import Testing
         let limits = InMemoryRateLimitRepository()
         let hasher = ScriptedPasswordHasher()
         let clock = FixedClock()
+        let tokens = SequentialTokenGenerator()
+        let random = SequentialRandomGenerator()
         let policy = PasskeyPolicy(passwordFailuresPerEmail: 3, passwordFailuresPerAddress: 100)
 
         var useCase: PasswordAuthenticationUseCase {
             PasswordAuthenticationUseCase(
                 accounts: accounts, sessions: sessions, rateLimits: limits, hasher: hasher,
-                issuer: SessionIssuer(tokens: FixedTokens(), random: CountingRandom(), lifetime: 3600),
+                issuer: SessionIssuer(tokens: tokens, random: random, lifetime: 3600),
                 policy: policy, clock: clock)
         }
 
@@ -116,16 +118,4 @@ import Testing
         f.sessions.failNext(.unavailable)
         #expect(await f.failure("secret") == .unavailable)
     }
-}
-
-/// Tokens with a known digest, and IDs that differ.
-private struct FixedTokens: SessionTokenGenerator {
-    func makeToken() -> SessionToken {
-        SessionToken(token: UUID().uuidString, digest: (0..<32).map { _ in UInt8.random(in: 0...255) })
-    }
-    func digest(ofPresentedToken token: String) -> [UInt8]? { nil }
-}
-
-private struct CountingRandom: RandomGenerator {
-    func bytes(count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
 }

@@ -10,13 +10,15 @@ import Testing
         let codes = InMemoryRecoveryCodeRepository()
         let limits = InMemoryRateLimitRepository()
         let clock = FixedClock()
+        let tokens = SequentialTokenGenerator()
+        let random = SequentialRandomGenerator()
         let account = DomainFixtures.account()
         let policy = PasskeyPolicy(passwordFailuresPerEmail: 2, recoverySessionLifetime: 900)
 
         var useCase: RecoverySignInUseCase {
             RecoverySignInUseCase(
                 recoveryCodes: codes, rateLimits: limits, digester: PlainDigester(),
-                issuer: SessionIssuer(tokens: RandomTokens(), random: RandomBytes(), lifetime: 86_400), policy: policy,
+                issuer: SessionIssuer(tokens: tokens, random: random, lifetime: 86_400), policy: policy,
                 clock: clock, gate: AttemptGate())
         }
 
@@ -91,20 +93,4 @@ import Testing
         f.limits.failNext(.failure("boom"))
         #expect(await f.failure(Self.code.formatted) == .internalFailure(cause: "boom"))
     }
-}
-
-/// The digest is the input itself: the fakes compare what the use case stores and presents.
-private struct PlainDigester: SecretDigester {
-    func sha256(_ bytes: [UInt8]) -> [UInt8] { bytes }
-}
-
-private struct RandomTokens: SessionTokenGenerator {
-    func makeToken() -> SessionToken {
-        SessionToken(token: UUID().uuidString, digest: (0..<32).map { _ in UInt8.random(in: 0...255) })
-    }
-    func digest(ofPresentedToken token: String) -> [UInt8]? { nil }
-}
-
-private struct RandomBytes: RandomGenerator {
-    func bytes(count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
 }

@@ -5,13 +5,14 @@ internal import Synchronization
 
 /// `AccountRepository` in memory for unit tests of use cases: accounts with email and password,
 /// unique normalised emails, password hashes. Passkeys and recovery codes are not modelled (the
-/// summary lists none; password removal answers from `passkeyUsed` and `recoverySetUp`), which the
-/// tests on PostgreSQL cover. `failNext` makes the next call throw.
+/// summary lists the passkeys `setPasskeys` gave it; password removal answers from `passkeyUsed`
+/// and `recoverySetUp`), which the tests on PostgreSQL cover. `failNext` makes the next call throw.
 package final class InMemoryAccountRepository: AccountRepository {
     private struct Entry {
         var account: Account
         var email: EmailAddress
         var password: PasswordCredential?
+        var passkeys: [PasskeyCredential] = []
     }
 
     private struct State {
@@ -33,6 +34,11 @@ package final class InMemoryAccountRepository: AccountRepository {
             $0.passkeyUsed = passkeyUsed
             $0.recoverySetUp = recoverySetUp
         }
+    }
+
+    /// The passkeys the account's summary lists.
+    package func setPasskeys(_ passkeys: [PasskeyCredential], for id: AccountID) {
+        state.withLock { $0.entries[id]?.passkeys = passkeys }
     }
 
     /// The stored password hash of an account, for assertions.
@@ -101,7 +107,8 @@ package final class InMemoryAccountRepository: AccountRepository {
             try checkFailure(&state)
             guard let entry = state.entries[id] else { return nil }
             return AccountSummary(
-                account: entry.account, email: entry.email, hasPassword: entry.password != nil, passkeys: [])
+                account: entry.account, email: entry.email, hasPassword: entry.password != nil, passkeys: entry.passkeys
+            )
         }
     }
 

@@ -21,6 +21,9 @@ package final class InMemoryRateLimitRepository: RateLimitRepository {
     /// The next call throws this error.
     package func failNext(_ error: RepositoryError) { state.withLock { $0.failNext = error } }
 
+    /// Hits counted on `key` by `countHit` (the window is not modelled), for assertions.
+    package func hits(on key: String) -> Int { state.withLock { $0.hits[key, default: 0] } }
+
     /// Attempts counted now (not forgiven), for assertions.
     package var countedAttempts: Int { state.withLock { $0.attempts.count } }
 

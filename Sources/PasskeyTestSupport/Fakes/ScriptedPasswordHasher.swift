@@ -3,10 +3,11 @@ internal import Synchronization
 
 /// A `PasswordHasher` whose answers a test sets: the hash of `password` is `"hash:" + password`,
 /// a verification matches when the stored hash is that string (`needsRehash` when it starts with
-/// `"legacy:"` instead), and `busy` makes every call answer `.busy`. Counts the calls.
+/// `"legacy:"` instead), and `setBusy`/`setFailing` make every call throw `.busy`/`.failed`.
+/// Counts the calls.
 package final class ScriptedPasswordHasher: PasswordHasher {
     private struct State {
-        var busy = false
+        var error: PasswordHashingError?
         var verifications = 0
         var dummyVerifications = 0
         var hashes = 0
@@ -16,14 +17,15 @@ package final class ScriptedPasswordHasher: PasswordHasher {
 
     package init() {}
 
-    package func setBusy(_ busy: Bool) { state.withLock { $0.busy = busy } }
+    package func setBusy(_ busy: Bool) { state.withLock { $0.error = busy ? .busy : nil } }
+    package func setFailing(_ failing: Bool) { state.withLock { $0.error = failing ? .failed : nil } }
     package var verifications: Int { state.withLock { $0.verifications } }
     package var dummyVerifications: Int { state.withLock { $0.dummyVerifications } }
     package var hashes: Int { state.withLock { $0.hashes } }
 
     package func hash(_ password: String) async throws(PasswordHashingError) -> String {
         try state.withLock { (state) throws(PasswordHashingError) -> String in
-            if state.busy { throw .busy }
+            if let error = state.error { throw error }
             state.hashes += 1
             return "hash:" + password
         }
@@ -33,7 +35,7 @@ package final class ScriptedPasswordHasher: PasswordHasher {
         -> PasswordVerification
     {
         try state.withLock { (state) throws(PasswordHashingError) -> PasswordVerification in
-            if state.busy { throw .busy }
+            if let error = state.error { throw error }
             state.verifications += 1
             if hash == "hash:" + password { return .match(needsRehash: false) }
             if hash == "legacy:" + password { return .match(needsRehash: true) }
@@ -43,7 +45,7 @@ package final class ScriptedPasswordHasher: PasswordHasher {
 
     package func verifyAgainstDummy(_ password: String) async throws(PasswordHashingError) {
         try state.withLock { (state) throws(PasswordHashingError) in
-            if state.busy { throw .busy }
+            if let error = state.error { throw error }
             state.dummyVerifications += 1
         }
     }

@@ -1,0 +1,114 @@
+package import Foundation
+package import PasskeyApplication
+package import PasskeyDomain
+internal import Synchronization
+
+/// `AccountRegistrationRepository` in memory for unit tests of use cases, with the PostgreSQL
+/// adapter's rules: a registration is usable while unexpired (`expiresAt > now`) and not
+/// completed; completing it claims it and writes account, email, passkey and session together,
+/// and a conflict (an email taken, a credential ID registered: see `takeEmail` and
+/// `registerCredentialID`) writes nothing and leaves the registration usable. `failNext` makes
+/// the next call throw, `failNextCompletion` the next completion (after a successful look-up).
+package final class InMemoryAccountRegistrationRepository: AccountRegistrationRepository {
+    /// What one completed registration wrote.
+    package struct Created: Hashable, Sendable {
+        package let account: Account
+        package let email: AccountEmail
+        package let credential: PasskeyCredential
+        package let session: AuthenticationSession
+    }
+
+    private struct State {
+        var registrations: [RegistrationID: PasskeyAccountRegistration] = [:]
+        var takenEmails: Set<String> = []
+        var credentialIDs: Set<CredentialID> = []
+        var created: [Created] = []
+        var failNext: RepositoryError?
+        var failNextCompletion: RepositoryError?
+        var raceNextCompletion = false
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    package func failNext(_ error: RepositoryError) { state.withLock { $0.failNext = error } }
+
+    /// The next `completeAccountRegistration` throws this error (and writes nothing).
+    package func failNextCompletion(_ error: RepositoryError) { state.withLock { $0.failNextCompletion = error } }
+
+    /// An account elsewhere has this normalised email.
+    package func takeEmail(_ normalizedEmail: String) { state.withLock { _ = $0.takenEmails.insert(normalizedEmail) } }
+
+    /// A passkey elsewhere has this credential ID.
+    package func registerCredentialID(_ id: CredentialID) { state.withLock { _ = $0.credentialIDs.insert(id) } }
+
+    /// The next `completeAccountRegistration` finds its registration completed by a concurrent
+    /// finish (between the use case's look-up and its completion).
+    package func raceNextCompletion() { state.withLock { $0.raceNextCompletion = true } }
+
+    /// A stored registration as it stands now (`completedAt` set once completed).
+    package func registration(id: RegistrationID) -> PasskeyAccountRegistration? {
+        state.withLock { $0.registrations[id] }
+    }
+
+    /// Every stored registration.
+    package var all: [PasskeyAccountRegistration] { state.withLock { Array($0.registrations.values) } }
+
+    /// What every completed registration wrote, in order.
+    package var created: [Created] { state.withLock { $0.created } }
+
+    private func checkFailure(_ state: inout State) throws(RepositoryError) {
+        if let error = state.failNext {
+            state.failNext = nil
+            throw error
+        }
+    }
+
+    package func saveAccountRegistration(_ registration: PasskeyAccountRegistration) async throws(RepositoryError) {
+        try state.withLock { (state) throws(RepositoryError) in
+            try checkFailure(&state)
+            state.registrations[registration.id] = registration
+        }
+    }
+
+    package func usableAccountRegistration(id: RegistrationID, now: Date) async throws(RepositoryError)
+        -> PasskeyAccountRegistration?
+    {
+        try state.withLock { (state) throws(RepositoryError) -> PasskeyAccountRegistration? in
+            try checkFailure(&state)
+            guard let registration = state.registrations[id], registration.completedAt == nil,
+                registration.expiresAt > now
+            else { return nil }
+            return registration
+        }
+    }
+
+    package func completeAccountRegistration(
+        id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
+        session: AuthenticationSession, now: Date
+    ) async throws(RepositoryError) -> AccountRegistrationCompletion {
+        try state.withLock { (state) throws(RepositoryError) -> AccountRegistrationCompletion in
+            try checkFailure(&state)
+            if let error = state.failNextCompletion {
+                state.failNextCompletion = nil
+                throw error
+            }
+            if state.raceNextCompletion {
+                state.raceNextCompletion = false
+                state.registrations[id]?.completedAt = now
+            }
+            guard let registration = state.registrations[id], registration.completedAt == nil,
+                registration.expiresAt > now
+            else { return .unavailable }
+            // The adapter inserts the email before the passkey; a conflict rolls everything back.
+            guard !state.takenEmails.contains(email.email.normalized) else { throw .conflict(.emailTaken) }
+            guard !state.credentialIDs.contains(credential.id) else { throw .conflict(.credentialExists) }
+            state.registrations[id]?.completedAt = now
+            state.takenEmails.insert(email.email.normalized)
+            state.credentialIDs.insert(credential.id)
+            state.created.append(Created(account: account, email: email, credential: credential, session: session))
+            return .completed
+        }
+    }
+}

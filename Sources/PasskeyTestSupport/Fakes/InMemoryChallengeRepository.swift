@@ -1,0 +1,106 @@
+package import Foundation
+package import PasskeyApplication
+package import PasskeyDomain
+internal import Synchronization
+
+/// `ChallengeRepository` in memory for unit tests of use cases, with the PostgreSQL adapter's
+/// rule: a challenge is consumed at most once, only unexpired (`expiresAt > now`) and, for a
+/// registration challenge, only by its own account (another account's attempt leaves it
+/// untouched). `failNext` makes the next call throw.
+///
+/// The sign-in half (`saveAuthenticationChallenge`, `consumeAuthenticationChallenge`) is kept
+/// apart below: that port is being redesigned together with the sign-in finish.
+package final class InMemoryChallengeRepository: ChallengeRepository {
+    private struct State {
+        var registration: [ChallengeID: PasskeyRegistrationChallenge] = [:]
+        var failNext: RepositoryError?
+        // Sign-in (see the extension below).
+        var authentication: [ChallengeID: PasskeyAuthenticationChallenge] = [:]
+        var signInCredentials: [CredentialID: (credential: PasskeyCredential, account: Account)] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    package func failNext(_ error: RepositoryError) { state.withLock { $0.failNext = error } }
+
+    /// A stored registration challenge as it stands now (`consumedAt` set once consumed).
+    package func registrationChallenge(id: ChallengeID) -> PasskeyRegistrationChallenge? {
+        state.withLock { $0.registration[id] }
+    }
+
+    /// Every stored registration challenge.
+    package var registrationChallenges: [PasskeyRegistrationChallenge] {
+        state.withLock { Array($0.registration.values) }
+    }
+
+    private func checkFailure(_ state: inout State) throws(RepositoryError) {
+        if let error = state.failNext {
+            state.failNext = nil
+            throw error
+        }
+    }
+
+    package func saveRegistrationChallenge(_ challenge: PasskeyRegistrationChallenge) async throws(RepositoryError) {
+        try state.withLock { (state) throws(RepositoryError) in
+            try checkFailure(&state)
+            state.registration[challenge.id] = challenge
+        }
+    }
+
+    package func consumeRegistrationChallenge(id: ChallengeID, accountID: AccountID, now: Date)
+        async throws(RepositoryError) -> PasskeyRegistrationChallenge?
+    {
+        try state.withLock { (state) throws(RepositoryError) -> PasskeyRegistrationChallenge? in
+            try checkFailure(&state)
+            guard var challenge = state.registration[id], challenge.accountID == accountID,
+                challenge.consumedAt == nil, challenge.expiresAt > now
+            else { return nil }
+            challenge.consumedAt = now
+            state.registration[id] = challenge
+            return challenge
+        }
+    }
+}
+
+// MARK: - Sign-in challenges
+// The sign-in finish and this half of the port are being redesigned; this is the current
+// protocol implemented plainly, to be replaced together with it.
+
+extension InMemoryChallengeRepository {
+    /// Makes `consumeAuthenticationChallenge` find this credential and its account.
+    package func registerForSignIn(_ credential: PasskeyCredential, account: Account) {
+        state.withLock { $0.signInCredentials[credential.id] = (credential, account) }
+    }
+
+    /// Every stored sign-in challenge (`consumedAt` set once consumed).
+    package var authenticationChallenges: [PasskeyAuthenticationChallenge] {
+        state.withLock { Array($0.authentication.values) }
+    }
+
+    package func saveAuthenticationChallenge(_ challenge: PasskeyAuthenticationChallenge)
+        async throws(RepositoryError)
+    {
+        try state.withLock { (state) throws(RepositoryError) in
+            try checkFailure(&state)
+            state.authentication[challenge.id] = challenge
+        }
+    }
+
+    package func consumeAuthenticationChallenge(id: ChallengeID, credentialID: CredentialID, now: Date)
+        async throws(RepositoryError) -> AssertionContext
+    {
+        try state.withLock { (state) throws(RepositoryError) -> AssertionContext in
+            try checkFailure(&state)
+            var consumed: PasskeyAuthenticationChallenge?
+            if var challenge = state.authentication[id], challenge.consumedAt == nil, challenge.expiresAt > now {
+                challenge.consumedAt = now
+                state.authentication[id] = challenge
+                consumed = challenge
+            }
+            let found = state.signInCredentials[credentialID]
+            return AssertionContext(challenge: consumed, credential: found?.credential, account: found?.account)
+        }
+    }
+}

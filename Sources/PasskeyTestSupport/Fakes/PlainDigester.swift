@@ -1,0 +1,9 @@
+internal import PasskeyApplication
+
+/// A `SecretDigester` whose digest is the input itself, so a test can compare what a use case
+/// stores with what it presents (and read a stored recovery code back).
+package struct PlainDigester: SecretDigester {
+    package init() {}
+
+    package func sha256(_ bytes: [UInt8]) -> [UInt8] { bytes }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import PasskeyApplication
+import PasskeyDomain
+import PasskeyTestSupport
+import Testing
+
+/// Deleting a passkey: a recent sign-in first, then not found, and never the account's last way in.
+@Suite struct PasskeyDeletionUseCaseTests {
+    private struct Fixture {
+        let passkeys = InMemoryPasskeyCredentialRepository()
+        let clock = FixedClock()
+        let account = DomainFixtures.account()
+        let useCase: PasskeyDeletionUseCase
+
+        init() {
+            useCase = PasskeyDeletionUseCase(
+                passkeys: passkeys, policy: PasskeyPolicy(reauthenticationWindow: 600), clock: clock)
+        }
+
+        func session(age: TimeInterval = 0) -> ActiveSession {
+            .signedIn(account, method: .passkey, at: clock.now.addingTimeInterval(-age))
+        }
+
+        /// `count` passkeys of the account, stored.
+        func passkeys(_ count: Int, of accountID: AccountID? = nil) async throws -> [PasskeyCredential] {
+            var stored: [PasskeyCredential] = []
+            for _ in 0..<count {
+                let passkey = DomainFixtures.passkey(accountID: accountID ?? account.id)
+                try await passkeys.addCredential(passkey)
+                stored.append(passkey)
+            }
+            return stored
+        }
+    }
+
+    @Test func aPasskeyIsDeletedKeepingTheCallersSession() async throws {
+        let f = Fixture()
+        let stored = try await f.passkeys(2)
+        let session = f.session()
+        try await f.useCase.execute(session: session, credentialID: stored[0].id)
+        #expect(f.passkeys.all == [stored[1]])
+        #expect(f.passkeys.keptSessions == [session.session.id])
+    }
+
+    @Test func theOnlyPasskeyOfAnAccountWithAPasswordMayGo() async throws {
+        let f = Fixture()
+        let stored = try await f.passkeys(1)
+        f.passkeys.setHasPassword(true, for: f.account.id)
+        try await f.useCase.execute(session: f.session(), credentialID: stored[0].id)
+        #expect(f.passkeys.all.isEmpty)
+    }
+
+    @Test func theLastWayInIsRefused() async throws {
+        let f = Fixture()
+        let stored = try await f.passkeys(1)
+        await #expect(throws: AccountManagementError.lastCredential) {
+            try await f.useCase.execute(session: f.session(), credentialID: stored[0].id)
+        }
+        #expect(f.passkeys.all == stored)
+    }
+
+    @Test func anUnknownMalformedOrOtherAccountsPasskeyIsNotFound() async throws {
+        let f = Fixture()
+        let others = try await f.passkeys(2, of: AccountID())
+        _ = try await f.passkeys(2)
+        for credentialID in [others[0].id, DomainFixtures.credentialID(), nil] {
+            await #expect(throws: AccountManagementError.notFound) {
+                try await f.useCase.execute(session: f.session(), credentialID: credentialID)
+            }
+        }
+        #expect(f.passkeys.all.count == 4)
+    }
+
+    @Test func anOldSessionIsRefusedBeforeAnythingElse() async throws {
+        let f = Fixture()
+        let stored = try await f.passkeys(2)
+        try await f.useCase.execute(session: f.session(age: 600), credentialID: stored[0].id)
+        f.passkeys.failNext(.unavailable)
+        for credentialID in [stored[1].id, nil] {
+            await #expect(throws: AccountManagementError.reauthenticationRequired) {
+                try await f.useCase.execute(session: f.session(age: 601), credentialID: credentialID)
+            }
+        }
+        #expect(f.passkeys.all == [stored[1]])
+    }
+
+    @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
+        let f = Fixture()
+        let stored = try await f.passkeys(2)
+        f.passkeys.failNext(.unavailable)
+        await #expect(throws: AccountManagementError.unavailable) {
+            try await f.useCase.execute(session: f.session(), credentialID: stored[0].id)
+        }
+        f.passkeys.failNext(.failure("deleteCredential: boom"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: "deleteCredential: boom")) {
+            try await f.useCase.execute(session: f.session(), credentialID: stored[0].id)
+        }
+        #expect(f.passkeys.all == stored)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import PasskeyApplication
+import PasskeyDomain
+import PasskeyTestSupport
+import Testing
+
+/// Listing passkeys: the signed-in account's own, oldest first.
+@Suite struct PasskeyListUseCaseTests {
+    @Test func theAccountsPasskeysAreListedOldestFirst() async throws {
+        let passkeys = InMemoryPasskeyCredentialRepository()
+        let account = DomainFixtures.account()
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let newer = DomainFixtures.passkey(accountID: account.id, createdAt: now)
+        let older = DomainFixtures.passkey(accountID: account.id, createdAt: now.addingTimeInterval(-60))
+        try await passkeys.addCredential(newer)
+        try await passkeys.addCredential(DomainFixtures.passkey(accountID: AccountID(), createdAt: now))
+        try await passkeys.addCredential(older)
+        let listed = try await PasskeyListUseCase(passkeys: passkeys).execute(session: .signedIn(account, at: now))
+        #expect(listed == [older, newer])
+    }
+
+    @Test func anAccountWithoutPasskeysListsNone() async throws {
+        let listed = try await PasskeyListUseCase(passkeys: InMemoryPasskeyCredentialRepository())
+            .execute(session: .signedIn(at: Date()))
+        #expect(listed.isEmpty)
+    }
+
+    @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
+        let passkeys = InMemoryPasskeyCredentialRepository()
+        let useCase = PasskeyListUseCase(passkeys: passkeys)
+        passkeys.failNext(.unavailable)
+        await #expect(throws: AccountManagementError.unavailable) {
+            try await useCase.execute(session: .signedIn(at: Date()))
+        }
+        passkeys.failNext(.failure("credentials: boom"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: "credentials: boom")) {
+            try await useCase.execute(session: .signedIn(at: Date()))
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import PasskeyApplication
+import PasskeyDomain
+import PasskeyTestSupport
+import Testing
+
+/// Adding a passkey, finish: the challenge is consumed once by its own account whatever the
+/// verification says, UP and UV are demanded by mode and policy, and the passkey is stored with
+/// its name.
+@Suite struct PasskeyRegistrationFinishUseCaseTests {
+    private static let aaguid = AAGUID(string: "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4")!
+
+    private struct Fixture {
+        let challenges = InMemoryChallengeRepository()
+        let passkeys = InMemoryPasskeyCredentialRepository()
+        let verifier = ScriptedCredentialVerifier()
+        let clock = FixedClock()
+        let account = DomainFixtures.account()
+        var policy = PasskeyPolicy(reauthenticationWindow: 600)
+
+        var useCase: PasskeyRegistrationFinishUseCase {
+            PasskeyRegistrationFinishUseCase(
+                challenges: challenges, passkeys: passkeys, verifier: verifier,
+                names: FixedAuthenticatorNames([PasskeyRegistrationFinishUseCaseTests.aaguid: "Google Password Manager"]
+                ),
+                policy: policy, clock: clock)
+        }
+
+        var session: ActiveSession { .signedIn(account, at: clock.now) }
+
+        /// A stored challenge of `accountID` (the fixture's account by default).
+        func challenge(_ mode: RegistrationMode = .modal, of accountID: AccountID? = nil, lifetime: TimeInterval = 300)
+            async throws -> PasskeyRegistrationChallenge
+        {
+            let challenge = PasskeyRegistrationChallenge(
+                accountID: accountID ?? account.id, challenge: DomainFixtures.challenge(), mode: mode,
+                expiresAt: clock.now.addingTimeInterval(lifetime))
+            try await challenges.saveRegistrationChallenge(challenge)
+            return challenge
+        }
+
+        func finish(
+            _ challengeID: ChallengeID, session: ActiveSession? = nil, credentialID: [UInt8] = [1, 2, 3],
+            name: PasskeyName? = nil, residentKey: Bool? = true
+        ) async throws(PasskeyRegistrationFinishError) -> PasskeyRegistrationFinish {
+            try await useCase.execute(
+                session: session ?? self.session, challengeID: challengeID,
+                response: RegistrationResponse(
+                    credentialID: credentialID, clientDataJSON: [0x7B, 0x7D], attestationObject: [0xA0],
+                    transports: ["internal", "hybrid"]),
+                name: name, residentKey: residentKey)
+        }
+    }
+
+    @Test func aModalFinishDemandsPresenceAndVerificationAndStoresThePasskey() async throws {
+        let f = Fixture()
+        let challenge = try await f.challenge()
+        let verified = ScriptedCredentialVerifier.verifiedRegistration(
+            credentialID: DomainFixtures.credentialID([1, 2, 3]), aaguid: Self.aaguid, backupState: false)
+        f.verifier.acceptRegistrations(as: verified)
+
+        let finish = try await f.finish(challenge.id, name: PasskeyName("Work phone"), residentKey: true)
+
+        #expect(finish.mode == .modal)
+        #expect(f.challenges.registrationChallenge(id: challenge.id)?.consumedAt == f.clock.now)
+        let expectation = try #require(f.verifier.registrationExpectations.first)
+        #expect(expectation.challenge == challenge.challenge)
+        #expect(expectation.requireUserPresence)
+        #expect(expectation.requireUserVerification)
+        #expect(expectation.verificationTime == f.clock.now)
+        let stored = try #require(f.passkeys.all.first)
+        #expect(f.passkeys.all.count == 1)
+        #expect(stored == finish.credential)
+        #expect(stored.id == verified.credentialID)
+        #expect(stored.accountID == f.account.id)
+        #expect(stored.publicKey == verified.publicKey)
+        #expect(stored.algorithm == COSEAlgorithm.es256.rawValue)
+        #expect(stored.aaguid == Self.aaguid)
+        #expect(stored.backupEligible && !stored.backupState)
+        #expect(stored.transports == ["internal", "hybrid"])
+        #expect(stored.residentKey == true)
+        #expect(stored.name.value == "Work phone")
+        #expect(stored.createdAt == f.clock.now)
+        #expect(stored.lastUsedAt == nil)
+    }
+
+    @Test func aPreferredPolicyDoesNotDemandVerificationOfAModalFinish() async throws {
+        var f = Fixture()
+        f.policy.userVerification = .preferred
+        let challenge = try await f.challenge()
+        _ = try await f.finish(challenge.id)
+        let expectation = try #require(f.verifier.registrationExpectations.first)
+        #expect(expectation.requireUserPresence)
+        #expect(!expectation.requireUserVerification)
+    }
+
+    @Test func aConditionalFinishDemandsNeitherPresenceNorVerification() async throws {
+        let f = Fixture()
+        let challenge = try await f.challenge(.conditional)
+        let finish = try await f.finish(challenge.id)
+        #expect(finish.mode == .conditional)
+        let expectation = try #require(f.verifier.registrationExpectations.first)
+        #expect(!expectation.requireUserPresence)
+        #expect(!expectation.requireUserVerification)
+    }
+
+    @Test func anUnnamedPasskeyIsNamedAfterAKnownAuthenticatorElsePasskey() async throws {
+        let f = Fixture()
+        f.verifier.acceptRegistrations(as: ScriptedCredentialVerifier.verifiedRegistration(aaguid: Self.aaguid))
+        let known = try await f.finish(try await f.challenge().id)
+        #expect(known.credential.name.value == "Google Password Manager")
+        f.verifier.acceptRegistrations(as: ScriptedCredentialVerifier.verifiedRegistration(aaguid: .zero))
+        let unknown = try await f.finish(try await f.challenge().id, residentKey: nil)
+        #expect(unknown.credential.name.value == "Passkey")
+        #expect(unknown.credential.residentKey == nil)
+    }
+
+    @Test func theFinishDoesNotAskForARecentSignInAgain() async throws {
+        let f = Fixture()
+        let challenge = try await f.challenge()
+        let old = ActiveSession.signedIn(f.account, at: f.clock.now.addingTimeInterval(-3600))
+        _ = try await f.finish(challenge.id, session: old)
+        #expect(f.passkeys.all.count == 1)
+    }
+
+    @Test func anUnknownChallengeIsUnavailableAndNothingIsVerified() async throws {
+        let f = Fixture()
+        await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) { try await f.finish(ChallengeID()) }
+        #expect(f.verifier.registrationExpectations.isEmpty)
+        #expect(f.passkeys.all.isEmpty)
+    }
+
+    @Test func anExpiredChallengeIsUnavailable() async throws {
+        let f = Fixture()
+        let challenge = try await f.challenge(lifetime: 60)
+        f.clock.advance(by: 60)
+        await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) { try await f.finish(challenge.id) }
+        #expect(f.verifier.registrationExpectations.isEmpty)
+    }
+
+    @Test func aUsedChallengeIsUnavailable() async throws {
+        let f = Fixture()
+        let challenge = try await f.challenge()
+        _ = try await f.finish(challenge.id)
+        await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) {
+            try await f.finish(challenge.id, credentialID: [4, 5, 6])
+        }
+        #expect(f.passkeys.all.count == 1)
+    }
+
+    @Test func anotherAccountsChallengeIsUnavailableAndStaysUsableForItsOwner() async throws {
+        let f = Fixture()
+        let owner = DomainFixtures.account()
+        let challenge = try await f.challenge(of: owner.id)
+        await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) { try await f.finish(challenge.id) }
+        #expect(f.challenges.registrationChallenge(id: challenge.id)?.consumedAt == nil)
+        let finish = try await f.finish(challenge.id, session: .signedIn(owner, at: f.clock.now))
+        #expect(finish.credential.accountID == owner.id)
+    }
+
+    @Test(arguments: [
+        CredentialVerificationFailure.userPresentFlagNotSet, .userVerifiedFlagNotSet, .originMismatch,
+        .challengeMismatch, .credentialIdMismatch, .untrustedAttestation, .malformedAttestationObject,
+    ])
+    func aRefusedResponseIsAVerificationFailureWithItsReasonAndConsumesTheChallenge(
+        reason: CredentialVerificationFailure
+    ) async throws {
+        let f = Fixture()
+        let challenge = try await f.challenge()
+        f.verifier.refuseRegistrations(reason)
+        await #expect(throws: PasskeyRegistrationFinishError.verificationFailed(reason)) {
+            try await f.finish(challenge.id)
+        }
+        #expect(f.passkeys.all.isEmpty)
+        // Consumed before verification: a retry with the same challenge cannot pass.
+        f.verifier.acceptRegistrations(as: ScriptedCredentialVerifier.verifiedRegistration())
+        await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) { try await f.finish(challenge.id) }
+    }
+
+    @Test func aCredentialRegisteredAlreadyIsAConflict() async throws {
+        let f = Fixture()
+        let existing = DomainFixtures.passkey(accountID: DomainFixtures.account().id)
+        try await f.passkeys.addCredential(existing)
+        f.verifier.acceptRegistrations(as: ScriptedCredentialVerifier.verifiedRegistration(credentialID: existing.id))
+        await #expect(throws: PasskeyRegistrationFinishError.credentialExists) {
+            try await f.finish(try await f.challenge().id)
+        }
+        #expect(f.passkeys.all == [existing])
+    }
+
+    @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
+        let f = Fixture()
+        f.challenges.failNext(.unavailable)
+        await #expect(throws: PasskeyRegistrationFinishError.unavailable) { try await f.finish(ChallengeID()) }
+        f.challenges.failNext(.failure("consumeRegistrationChallenge: boom"))
+        await #expect(
+            throws: PasskeyRegistrationFinishError.internalFailure(cause: "consumeRegistrationChallenge: boom")
+        ) {
+            try await f.finish(ChallengeID())
+        }
+        f.passkeys.failNext(.unavailable)
+        await #expect(throws: PasskeyRegistrationFinishError.unavailable) {
+            try await f.finish(try await f.challenge().id)
+        }
+        f.passkeys.failNext(.failure("addCredential: boom"))
+        await #expect(throws: PasskeyRegistrationFinishError.internalFailure(cause: "addCredential: boom")) {
+            try await f.finish(try await f.challenge().id)
+        }
+        f.passkeys.failNext(.conflict(.emailTaken))
+        await #expect(throws: PasskeyRegistrationFinishError.internalFailure(cause: "unexpected conflict: emailTaken"))
+        {
+            try await f.finish(try await f.challenge().id)
+        }
+        #expect(f.passkeys.all.isEmpty)
+    }
+}

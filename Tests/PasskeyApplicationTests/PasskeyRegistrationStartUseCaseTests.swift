@@ -1,0 +1,159 @@
+import Foundation
+import PasskeyApplication
+import PasskeyDomain
+import PasskeyTestSupport
+import Testing
+
+/// Adding a passkey, start: the recent sign-in for `modal`, the fresh password sign-in for
+/// `conditional`, the start limit, and the options built from the account.
+@Suite struct PasskeyRegistrationStartUseCaseTests {
+    private struct Fixture {
+        let accounts = InMemoryAccountRepository()
+        let challenges = InMemoryChallengeRepository()
+        let limits = InMemoryRateLimitRepository()
+        let random = SequentialRandomGenerator()
+        let clock = FixedClock()
+        let account = DomainFixtures.account(displayName: "Hanako Sato")
+        var policy = PasskeyPolicy(
+            challengeLifetime: 120, conditionalUpgradeWindow: 300, startsPerMinute: 2, reauthenticationWindow: 600)
+
+        var useCase: PasskeyRegistrationStartUseCase {
+            PasskeyRegistrationStartUseCase(
+                accounts: accounts, challenges: challenges,
+                limiter: AddressRateLimiter(repository: limits, limitPerMinute: policy.startsPerMinute),
+                random: random, policy: policy, clock: clock)
+        }
+
+        init() async throws {
+            try await accounts.createPasswordAccount(
+                account, email: DomainFixtures.email("Hanako@Example.com", accountID: account.id),
+                password: PasswordCredential(
+                    accountID: account.id, passwordHash: "hash:pw", createdAt: clock.now, updatedAt: clock.now))
+        }
+
+        /// A session of the account that signed in `age` seconds ago.
+        func session(_ method: AuthenticationMethod = .password, age: TimeInterval = 0) -> ActiveSession {
+            .signedIn(account, method: method, at: clock.now.addingTimeInterval(-age))
+        }
+
+        func start(_ session: ActiveSession, _ mode: RegistrationMode) async throws(PasskeyRegistrationStartError)
+            -> PasskeyRegistrationStart
+        {
+            try await useCase.execute(session: session, mode: mode, clientAddress: "192.0.2.7")
+        }
+    }
+
+    @Test func modalStartStoresAChallengeForTheAccountAndOffersItsOptions() async throws {
+        let f = try await Fixture()
+        let passkeys = [DomainFixtures.passkey(accountID: f.account.id, transports: ["usb"])]
+        f.accounts.setPasskeys(passkeys, for: f.account.id)
+        let start = try await f.start(f.session(), .modal)
+
+        let stored = try #require(f.challenges.registrationChallenge(id: start.challengeID))
+        #expect(stored.accountID == f.account.id)
+        #expect(stored.mode == .modal)
+        #expect(stored.consumedAt == nil)
+        #expect(stored.expiresAt == f.clock.now.addingTimeInterval(120))
+        #expect(start.expiresAt == stored.expiresAt)
+        #expect(start.mode == .modal)
+        let options = start.options
+        #expect(options.challenge == stored.challenge)
+        #expect(options.challenge.bytes.count == Challenge.length)
+        #expect(options.relyingPartyID == "localhost")
+        #expect(options.relyingPartyName == "Passkey Server")
+        #expect(options.userHandle == f.account.id.userHandle)
+        #expect(options.userName == "Hanako@Example.com")
+        #expect(options.userDisplayName == "Hanako Sato")
+        #expect(options.algorithms == [.es256, .edDSA, .rs256])
+        #expect(options.timeoutMilliseconds == 120_000)
+        #expect(options.excludeCredentials == [CredentialDescriptor(id: passkeys[0].id, transports: ["usb"])])
+        #expect(options.userVerification == .required)
+    }
+
+    @Test func modalStartCarriesTheConfiguredUserVerification() async throws {
+        var f = try await Fixture()
+        f.policy.userVerification = .preferred
+        let start = try await f.start(f.session(), .modal)
+        #expect(start.options.userVerification == .preferred)
+    }
+
+    @Test func modalStartNeedsASignInWithinTheReauthenticationWindow() async throws {
+        let f = try await Fixture()
+        _ = try await f.start(f.session(.passkey, age: 600), .modal)
+        await #expect(throws: PasskeyRegistrationStartError.reauthenticationRequired) {
+            try await f.start(f.session(.passkey, age: 601), .modal)
+        }
+        #expect(f.challenges.registrationChallenges.count == 1)
+        #expect(f.limits.hits(on: "start:192.0.2.7") == 1)
+    }
+
+    @Test func conditionalStartOffersPreferredUserVerificationToAFreshPasswordSession() async throws {
+        let f = try await Fixture()
+        let start = try await f.start(f.session(.password, age: 299), .conditional)
+        #expect(start.mode == .conditional)
+        #expect(start.options.userVerification == .preferred)
+        #expect(f.challenges.registrationChallenge(id: start.challengeID)?.mode == .conditional)
+    }
+
+    @Test func conditionalStartDoesNotAskForTheReauthenticationWindow() async throws {
+        var f = try await Fixture()
+        f.policy.reauthenticationWindow = 10
+        let start = try await f.start(f.session(.password, age: 200), .conditional)
+        #expect(start.mode == .conditional)
+    }
+
+    @Test(arguments: [
+        (AuthenticationMethod.password, 300.0), (.password, 301), (.passkey, 0), (.recovery, 0),
+    ])
+    func conditionalStartIsOnlyForAPasswordSignInYoungerThanTheWindow(method: AuthenticationMethod, age: Double)
+        async throws
+    {
+        let f = try await Fixture()
+        await #expect(throws: PasskeyRegistrationStartError.conditionalNotAllowed) {
+            try await f.start(f.session(method, age: age), .conditional)
+        }
+        #expect(f.challenges.registrationChallenges.isEmpty)
+        #expect(f.limits.hits(on: "start:192.0.2.7") == 0)
+    }
+
+    @Test func theStartLimitRefusesWithoutReadingTheAccountOrStoringAChallenge() async throws {
+        let f = try await Fixture()
+        _ = try await f.start(f.session(), .modal)
+        _ = try await f.start(f.session(), .modal)
+        // Were the account read, this failure would surface instead of the limit.
+        f.accounts.failNext(.unavailable)
+        await #expect(throws: PasskeyRegistrationStartError.rateLimited(retryAfter: 60)) {
+            try await f.start(f.session(), .modal)
+        }
+        #expect(f.challenges.registrationChallenges.count == 2)
+    }
+
+    @Test func aSignedInAccountWithoutASummaryIsAnInternalFailure() async throws {
+        let f = try await Fixture()
+        _ = try await f.accounts.deleteAccount(id: f.account.id)
+        await #expect(
+            throws: PasskeyRegistrationStartError.internalFailure(cause: "the signed-in account has no summary")
+        ) {
+            try await f.start(f.session(), .modal)
+        }
+        #expect(f.challenges.registrationChallenges.isEmpty)
+    }
+
+    @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
+        var f = try await Fixture()
+        f.policy.startsPerMinute = 100
+        f.limits.failNext(.unavailable)
+        await #expect(throws: PasskeyRegistrationStartError.unavailable) { try await f.start(f.session(), .modal) }
+        f.accounts.failNext(.failure("accountSummary: boom"))
+        await #expect(throws: PasskeyRegistrationStartError.internalFailure(cause: "accountSummary: boom")) {
+            try await f.start(f.session(), .modal)
+        }
+        f.challenges.failNext(.unavailable)
+        await #expect(throws: PasskeyRegistrationStartError.unavailable) { try await f.start(f.session(), .modal) }
+        f.challenges.failNext(.failure("saveRegistrationChallenge: boom"))
+        await #expect(throws: PasskeyRegistrationStartError.internalFailure(cause: "saveRegistrationChallenge: boom")) {
+            try await f.start(f.session(), .modal)
+        }
+        #expect(f.challenges.registrationChallenges.isEmpty)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import PasskeyApplication
+import PasskeyDomain
+import PasskeyTestSupport
+import Testing
+
+/// Renaming a passkey: only one of the signed-in account's own.
+@Suite struct PasskeyRenameUseCaseTests {
+    private struct Fixture {
+        let passkeys = InMemoryPasskeyCredentialRepository()
+        let account = DomainFixtures.account()
+        var useCase: PasskeyRenameUseCase { PasskeyRenameUseCase(passkeys: passkeys) }
+        var session: ActiveSession { .signedIn(account, at: Date()) }
+
+        func rename(_ id: CredentialID, to name: String) async throws(AccountManagementError) -> PasskeyCredential {
+            try await useCase.execute(session: session, credentialID: id, name: PasskeyName(name)!)
+        }
+    }
+
+    @Test func aPasskeyOfTheAccountIsRenamedAndReturned() async throws {
+        let f = Fixture()
+        let passkey = DomainFixtures.passkey(accountID: f.account.id, name: "iCloud Keychain")
+        try await f.passkeys.addCredential(passkey)
+        let renamed = try await f.rename(passkey.id, to: "Personal iPhone")
+        #expect(renamed.id == passkey.id)
+        #expect(renamed.name.value == "Personal iPhone")
+        #expect(f.passkeys.all == [renamed])
+    }
+
+    @Test func anUnknownOrOtherAccountsPasskeyIsNotFoundAndKeepsItsName() async throws {
+        let f = Fixture()
+        let other = DomainFixtures.passkey(accountID: AccountID(), name: "YubiKey")
+        try await f.passkeys.addCredential(other)
+        for id in [other.id, DomainFixtures.credentialID()] {
+            await #expect(throws: AccountManagementError.notFound) { try await f.rename(id, to: "Mine now") }
+        }
+        #expect(f.passkeys.all == [other])
+    }
+
+    @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
+        let f = Fixture()
+        f.passkeys.failNext(.unavailable)
+        await #expect(throws: AccountManagementError.unavailable) {
+            try await f.rename(DomainFixtures.credentialID(), to: "x")
+        }
+        f.passkeys.failNext(.failure("renameCredential: boom"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: "renameCredential: boom")) {
+            try await f.rename(DomainFixtures.credentialID(), to: "x")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import PasskeyApplication
+import PasskeyDomain
+import PasskeyTestSupport
+import Testing
+
+/// A new recovery set: a recent sign-in, ten codes shown once, only their digests stored, every
+/// earlier code (the user's and the operator's) replaced.
+@Suite struct RecoveryCodeSetCreationUseCaseTests {
+    private struct Fixture {
+        let codes = InMemoryRecoveryCodeRepository()
+        let random = SequentialRandomGenerator()
+        let clock = FixedClock()
+        let account = DomainFixtures.account()
+        var useCase: RecoveryCodeSetCreationUseCase {
+            RecoveryCodeSetCreationUseCase(
+                recoveryCodes: codes, random: random, digester: PlainDigester(),
+                policy: PasskeyPolicy(reauthenticationWindow: 600), clock: clock)
+        }
+
+        init() { codes.register(account, normalizedEmail: "aoi@example.com") }
+
+        func session(age: TimeInterval = 0) -> ActiveSession {
+            .signedIn(account, at: clock.now.addingTimeInterval(-age))
+        }
+    }
+
+    @Test func tenDistinctCodesAreShownOnceAndOnlyTheirDigestsStored() async throws {
+        let f = Fixture()
+        let set = try await f.useCase.execute(session: f.session(age: 600))
+        #expect(set.createdAt == f.clock.now)
+        #expect(set.codes.count == RecoveryCodeSetCreationUseCase.codesPerSet)
+        #expect(Set(set.codes).count == set.codes.count)
+        for code in set.codes { #expect(code.wholeMatch(of: /[0-9A-Z]{4}(-[0-9A-Z]{4}){3}/) != nil) }
+        let stored = f.codes.storedCodes
+        // PlainDigester: the digest is the canonical code itself.
+        let digests = set.codes.map { Array(RecoveryCode(presented: $0)!.canonical.utf8) }
+        #expect(stored.map(\.digest) == digests)
+        #expect(stored.allSatisfy { $0.accountID == f.account.id && $0.source == .user })
+        #expect(stored.allSatisfy { $0.createdAt == f.clock.now && $0.expiresAt == nil })
+        #expect(Set(stored.map(\.id)).count == stored.count)
+    }
+
+    @Test func aNewSetReplacesEveryEarlierCode() async throws {
+        let f = Fixture()
+        _ = try await f.codes.addOperatorCode(normalizedEmail: "aoi@example.com") { accountID in
+            StoredRecoveryCode(
+                id: UUID(), accountID: accountID, digest: [1], source: .operator, createdAt: Date(),
+                expiresAt: Date().addingTimeInterval(86_400))
+        }
+        let first = try await f.useCase.execute(session: f.session())
+        let second = try await f.useCase.execute(session: f.session())
+        #expect(Set(first.codes).isDisjoint(with: second.codes))
+        let digests = second.codes.map { Array(RecoveryCode(presented: $0)!.canonical.utf8) }
+        #expect(f.codes.storedCodes.map(\.digest) == digests)
+    }
+
+    @Test func anOldSessionIsRefusedAndNothingIsReplaced() async throws {
+        let f = Fixture()
+        let first = try await f.useCase.execute(session: f.session())
+        await #expect(throws: AccountManagementError.reauthenticationRequired) {
+            try await f.useCase.execute(session: f.session(age: 601))
+        }
+        let digests = first.codes.map { Array(RecoveryCode(presented: $0)!.canonical.utf8) }
+        #expect(f.codes.storedCodes.map(\.digest) == digests)
+    }
+
+    @Test func anAccountThatIsGoneIsNotFound() async throws {
+        let f = Fixture()
+        await #expect(throws: AccountManagementError.notFound) {
+            try await f.useCase.execute(session: .signedIn(at: f.clock.now))
+        }
+        #expect(f.codes.storedCodes.isEmpty)
+    }
+
+    @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
+        let f = Fixture()
+        f.codes.failNext(.unavailable)
+        await #expect(throws: AccountManagementError.unavailable) { try await f.useCase.execute(session: f.session()) }
+        f.codes.failNext(.failure("replaceCodes: boom"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: "replaceCodes: boom")) {
+            try await f.useCase.execute(session: f.session())
+        }
+        #expect(f.codes.storedCodes.isEmpty)
+    }
+}

@@ -6,10 +6,9 @@ internal import Synchronization
 /// `ChallengeRepository` in memory for unit tests of use cases, with the PostgreSQL adapter's
 /// rule: a challenge is consumed at most once, only unexpired (`expiresAt > now`) and, for a
 /// registration challenge, only by its own account (another account's attempt leaves it
-/// untouched). `failNext` makes the next call throw.
-///
-/// The sign-in half (`saveAuthenticationChallenge`, `consumeAuthenticationChallenge`) is kept
-/// apart below: that port is being redesigned together with the sign-in finish.
+/// untouched). `failNext` makes the next call throw. For a sign-in, `assertionContext` reads
+/// without consuming; `InMemorySessionRepository(challenges:)` consumes in `recordAssertion`,
+/// as the PostgreSQL adapter's one statement does.
 package final class InMemoryChallengeRepository: ChallengeRepository {
     private struct State {
         var registration: [ChallengeID: PasskeyRegistrationChallenge] = [:]
@@ -65,11 +64,9 @@ package final class InMemoryChallengeRepository: ChallengeRepository {
 }
 
 // MARK: - Sign-in challenges
-// The sign-in finish and this half of the port are being redesigned; this is the current
-// protocol implemented plainly, to be replaced together with it.
 
 extension InMemoryChallengeRepository {
-    /// Makes `consumeAuthenticationChallenge` find this credential and its account.
+    /// Makes `assertionContext` find this credential and its account.
     package func registerForSignIn(_ credential: PasskeyCredential, account: Account) {
         state.withLock { $0.signInCredentials[credential.id] = (credential, account) }
     }
@@ -88,19 +85,38 @@ extension InMemoryChallengeRepository {
         }
     }
 
-    package func consumeAuthenticationChallenge(id: ChallengeID, credentialID: CredentialID, now: Date)
+    package func assertionContext(challengeID: ChallengeID, credentialID: CredentialID, now: Date)
         async throws(RepositoryError) -> AssertionContext
     {
         try state.withLock { (state) throws(RepositoryError) -> AssertionContext in
             try checkFailure(&state)
-            var consumed: PasskeyAuthenticationChallenge?
-            if var challenge = state.authentication[id], challenge.consumedAt == nil, challenge.expiresAt > now {
-                challenge.consumedAt = now
-                state.authentication[id] = challenge
-                consumed = challenge
+            let usable = state.authentication[challengeID].flatMap {
+                $0.consumedAt == nil && $0.expiresAt > now ? $0 : nil
             }
             let found = state.signInCredentials[credentialID]
-            return AssertionContext(challenge: consumed, credential: found?.credential, account: found?.account)
+            return AssertionContext(challenge: usable, credential: found?.credential, account: found?.account)
+        }
+    }
+
+    @discardableResult
+    package func consumeAuthenticationChallenge(id: ChallengeID, now: Date) async throws(RepositoryError) -> Bool {
+        try state.withLock { (state) throws(RepositoryError) -> Bool in
+            try checkFailure(&state)
+            guard var challenge = state.authentication[id], challenge.consumedAt == nil else { return false }
+            challenge.consumedAt = now
+            state.authentication[id] = challenge
+            return true
+        }
+    }
+
+    /// `recordAssertion`'s first step: consumes the challenge if unconsumed and unexpired at `now`.
+    package func consumeForAssertion(id: ChallengeID, now: Date) -> Bool {
+        state.withLock { state in
+            guard var challenge = state.authentication[id], challenge.consumedAt == nil, challenge.expiresAt > now
+            else { return false }
+            challenge.consumedAt = now
+            state.authentication[id] = challenge
+            return true
         }
     }
 }

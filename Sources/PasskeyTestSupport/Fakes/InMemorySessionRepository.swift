@@ -3,9 +3,10 @@ package import PasskeyApplication
 package import PasskeyDomain
 internal import Synchronization
 
-/// `SessionRepository` in memory for unit tests of use cases. `recordAssertion` stores the session
-/// and reports `.recorded` unless `staleCounter` is set (counters live with credentials, which
-/// this fake does not model). `failNext` makes the next call throw.
+/// `SessionRepository` in memory for unit tests of use cases. `recordAssertion` first consumes
+/// the challenge in `challenges` (when given; `.challengeUnavailable` if it cannot), then stores
+/// the session and reports `.recorded` unless `staleCounter` is set (counters live with
+/// credentials, which this fake does not model). `failNext` makes the next call throw.
 package final class InMemorySessionRepository: SessionRepository {
     private struct State {
         var sessions: [SessionID: AuthenticationSession] = [:]
@@ -15,8 +16,9 @@ package final class InMemorySessionRepository: SessionRepository {
     }
 
     private let state = Mutex(State())
+    private let challenges: InMemoryChallengeRepository?
 
-    package init() {}
+    package init(challenges: InMemoryChallengeRepository? = nil) { self.challenges = challenges }
 
     package func failNext(_ error: RepositoryError) { state.withLock { $0.failNext = error } }
     package func setStaleCounter(_ stale: Bool) { state.withLock { $0.staleCounter = stale } }
@@ -104,6 +106,9 @@ package final class InMemorySessionRepository: SessionRepository {
     ) async throws(RepositoryError) -> AssertionRecording {
         try state.withLock { (state) throws(RepositoryError) -> AssertionRecording in
             try checkFailure(&state)
+            if let challenges, !challenges.consumeForAssertion(id: challengeID, now: usedAt) {
+                return .challengeUnavailable
+            }
             if state.staleCounter { return .staleCounter }
             state.sessions[session.id] = session
             return .recorded

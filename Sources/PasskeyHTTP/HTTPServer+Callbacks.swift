@@ -146,7 +146,7 @@ extension HTTPServer {
         state.withLock { $0.suspended[ObjectIdentifier(slot)] = slot }
         MHD_suspend_connection(connection)
         // The task holds the server, so the server (and its daemon) outlives every handler.
-        let task = Task {
+        let task = Task(executorPreference: configuration.taskExecutor) {
             let response = await self.handler(request)
             slot.complete(with: response)
         }

@@ -40,6 +40,10 @@ extension HTTPServer {
         /// `Connection: close`. Also the default of `tooLarge` (413) and `shutdownResponse`
         /// (503) when the initialiser is not given those.
         package var layerError: @Sendable (_ status: Int) -> HTTPResponse
+        /// Where handler tasks run (`Task(executorPreference:)`); nil = Swift's global executor.
+        /// The server passes its database event loop, so a request's statements are sent and
+        /// answered on the thread that runs the request, without a hand-off per statement.
+        package var taskExecutor: (any TaskExecutor)?
 
         package init(
             host: String = "127.0.0.1",
@@ -53,8 +57,10 @@ extension HTTPServer {
             maximumConnectionsPerAddress: Int = 64,
             requestHeadTimeoutSeconds: Int = 10,
             maximumHeadBytes: Int = 16_384,
-            layerError: @escaping @Sendable (_ status: Int) -> HTTPResponse = HTTPResponse.problem(status:)
+            layerError: @escaping @Sendable (_ status: Int) -> HTTPResponse = HTTPResponse.problem(status:),
+            taskExecutor: (any TaskExecutor)? = nil
         ) {
+            self.taskExecutor = taskExecutor
             self.host = host
             self.port = port
             self.threads = threads

@@ -108,10 +108,16 @@ package struct ConnectionPoolStateMachine<Connection, Waiter> {
         openConnections -= 1
     }
 
-    /// The waiter `id` gave up; nil when it is no longer waiting (served, or the pool closed).
-    package mutating func timeOut(_ id: WaiterID) -> Waiter? {
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
-        return waiters.remove(at: index).waiter
+    /// The waiter first in line (waiting longest), if any.
+    package var firstWaiter: Waiter? { waiters.first?.waiter }
+
+    /// Removes and returns the waiters at the head of the line for which `expired` holds,
+    /// stopping at the first that has not: every waiter gets the same time, so the line is
+    /// also the order of the deadlines, and one timer for the head serves them all.
+    package mutating func timeOutExpired(_ expired: (Waiter) -> Bool) -> [Waiter] {
+        let count = waiters.prefix { expired($0.waiter) }.count
+        defer { waiters.removeFirst(count) }
+        return waiters.prefix(count).map(\.waiter)
     }
 
     /// A connection of `connectionGeneration` comes back, `healthy` or broken.

@@ -2,10 +2,14 @@ internal import CLibpq
 internal import Foundation
 internal import Glibc
 
-/// One libpq connection. Not thread-safe and every call blocks: the pool confines each
-/// connection to its own serial queue, off Swift's cooperative threads.
+/// One libpq connection in non-blocking mode. Connecting blocks (the pool connects on a
+/// dispatch thread); every statement after that is sent without blocking and awaited on
+/// `PostgresEventLoop`, which resumes the caller when the socket is readable. Not thread-safe:
+/// the pool lends a connection to one task at a time.
 package final class PostgresConnection {
     private let handle: OpaquePointer
+    private let socket: Int32
+    private let loop: PostgresEventLoop
     /// SQL text → name of the statement prepared on this connection.
     private var prepared: [String: String] = [:]
     /// Named prepared statements and session settings; off behind a transaction-pooling PgBouncer.
@@ -17,9 +21,10 @@ package final class PostgresConnection {
     /// transaction pooling needs (each transaction may run on another server connection): every
     /// statement is sent unnamed (`PQexecParams`, still with binds) and nothing is `SET` for the
     /// session (timestamps are read whatever the server's `TimeZone`).
-    package init(conninfo: String, applicationName: String = "passkey-server", preparedStatements: Bool = true)
-        throws(PostgresError)
-    {
+    package init(
+        conninfo: String, applicationName: String = "passkey-server", preparedStatements: Bool = true,
+        loop: PostgresEventLoop = .shared
+    ) throws(PostgresError) {
         self.preparedStatements = preparedStatements
         // Keywords first so that whatever the caller's string says overrides our defaults.
         let keywords = ["connect_timeout", "application_name", "dbname"]
@@ -36,11 +41,23 @@ package final class PostgresConnection {
             throw PostgresError(kind: .connection, diagnostic: message)
         }
         handle = connection
+        socket = PQsocket(connection)
+        self.loop = loop
         PQsetNoticeReceiver(handle, { _, _ in }, nil)
-        if preparedStatements { try execute("SET TimeZone TO 'UTC'; SET client_min_messages TO warning") }
+        if preparedStatements {
+            let result = PQexec(handle, "SET TimeZone TO 'UTC'; SET client_min_messages TO warning")
+            defer { PQclear(result) }
+            try check(result)
+        }
+        guard PQsetnonblocking(handle, 1) == 0 else {
+            throw PostgresError(kind: .connection, diagnostic: Self.message(PQerrorMessage(handle)))
+        }
     }
 
-    deinit { PQfinish(handle) }
+    deinit {
+        loop.forget(socket)
+        PQfinish(handle)
+    }
 
     /// Checks that a connection string or URI parses; returns libpq's complaint if not.
     package static func validate(conninfo: String) -> String? {
@@ -61,23 +78,22 @@ package final class PostgresConnection {
     package var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 
     /// Runs one or more statements without parameters (migrations, transaction control).
-    package func execute(_ sql: String) throws(PostgresError) {
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
-        try check(result)
+    package func execute(_ sql: String) async throws(PostgresError) {
+        guard PQsendQuery(handle, sql) == 1 else { throw connectionError() }
+        let result = try await finish()
+        PQclear(result)
     }
 
     /// Runs a parameterised statement, preparing it on first use on this connection (or sending
     /// it unnamed when prepared statements are off).
     @discardableResult
-    package func query(_ query: PostgresQuery) throws(PostgresError) -> PostgresResult {
-        let name = preparedStatements ? try statementName(for: query) : nil
+    package func query(_ query: PostgresQuery) async throws(PostgresError) -> PostgresResult {
+        let name = preparedStatements ? try await statementName(for: query) : nil
         let binds = query.binds
         let count = binds.count
         var values = [UnsafeMutablePointer<CChar>?](repeating: nil, count: count)
         var lengths = [Int32](repeating: 0, count: count)
         var formats = [Int32](repeating: 0, count: count)
-        defer { for value in values { value?.deallocate() } }
         for (index, bind) in binds.enumerated() {
             let bytes: [UInt8]
             switch bind {
@@ -97,43 +113,87 @@ package final class PostgresConnection {
             values[index] = buffer
             lengths[index] = Int32(bytes.count)
         }
-        let result: OpaquePointer? = values.withUnsafeBufferPointer { valuesPointer in
+        let sent: Int32 = values.withUnsafeBufferPointer { valuesPointer in
             valuesPointer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { constValues in
                 if let name {
-                    PQexecPrepared(handle, name, Int32(count), constValues.baseAddress, lengths, formats, 0)
+                    PQsendQueryPrepared(handle, name, Int32(count), constValues.baseAddress, lengths, formats, 0)
                 } else {
-                    PQexecParams(handle, query.sql, Int32(count), nil, constValues.baseAddress, lengths, formats, 0)
+                    PQsendQueryParams(
+                        handle, query.sql, Int32(count), nil, constValues.baseAddress, lengths, formats, 0)
                 }
             }
         }
+        for value in values { value?.deallocate() }
+        values = []
+        guard sent == 1 else { throw connectionError() }
+        let result = try await finish()
         defer { PQclear(result) }
-        try check(result)
         return Self.read(result)
     }
 
     /// Runs `body` inside BEGIN … COMMIT; rolls back if it throws.
-    package func transaction<T>(_ body: () throws(PostgresError) -> T) throws(PostgresError) -> T {
-        try execute("BEGIN")
+    package func transaction<T>(_ body: () async throws(PostgresError) -> T) async throws(PostgresError) -> T {
+        try await execute("BEGIN")
         do {
-            let value = try body()
-            try execute("COMMIT")
+            let value = try await body()
+            try await execute("COMMIT")
             return value
         } catch {
-            if isHealthy { try? execute("ROLLBACK") }
+            if isHealthy { try? await execute("ROLLBACK") }
             throw error
         }
     }
 
     // MARK: - Internals
 
-    private func statementName(for query: PostgresQuery) throws(PostgresError) -> String {
+    private func statementName(for query: PostgresQuery) async throws(PostgresError) -> String {
         if let name = prepared[query.sql] { return name }
         let name = "s\(prepared.count + 1)"
-        let result = PQprepare(handle, name, query.sql, Int32(query.binds.count), nil)
-        defer { PQclear(result) }
-        try check(result)
+        guard PQsendPrepare(handle, name, query.sql, Int32(query.binds.count), nil) == 1 else {
+            throw connectionError()
+        }
+        PQclear(try await finish())
         prepared[query.sql] = name
         return name
+    }
+
+    /// Sends what libpq buffered, then waits for the command's results: the last one is
+    /// returned (the caller clears it); the first error among them is thrown, after all were read,
+    /// so the connection is ready for the next command either way.
+    private func finish() async throws(PostgresError) -> OpaquePointer? {
+        while true {
+            let flushed = PQflush(handle)
+            if flushed == 0 { break }
+            guard flushed > 0 else { throw connectionError() }
+            await loop.wait(for: socket, writable: true)
+        }
+        var last: OpaquePointer?
+        var failure: PostgresError?
+        while true {
+            while PQisBusy(handle) == 1 {
+                await loop.wait(for: socket)
+                guard PQconsumeInput(handle) == 1 else {
+                    PQclear(last)
+                    throw connectionError()
+                }
+            }
+            guard let result = PQgetResult(handle) else { break }
+            PQclear(last)
+            last = result
+            if failure == nil {
+                do { try check(result) } catch { failure = error }
+            }
+        }
+        if let failure {
+            PQclear(last)
+            throw failure
+        }
+        guard let last else { throw connectionError() }
+        return last
+    }
+
+    private func connectionError() -> PostgresError {
+        PostgresError(kind: .connection, diagnostic: Self.message(PQerrorMessage(handle)))
     }
 
     private func check(_ result: OpaquePointer?) throws(PostgresError) {

@@ -2,11 +2,11 @@ internal import Dispatch
 internal import Foundation
 internal import Synchronization
 
-/// A bounded pool of libpq connections. Each connection lives on its own serial
-/// dispatch queue, so blocking libpq calls never run on Swift's cooperative threads (libdispatch
-/// runs serial queues on overcommitting workers, apart from the width-limited threads of Swift's
-/// executor); `maximumConnections` bounds how many block at once.
-/// When every connection is busy, callers wait (FIFO) up to `acquireTimeout`.
+/// A bounded pool of non-blocking libpq connections, all driven by one `PostgresEventLoop`:
+/// `withConnection` runs its body on the loop (a task already there stays there), where each
+/// statement is sent and its result awaited without blocking any thread. Connecting blocks, so
+/// it happens on a dispatch thread. When every connection is busy, callers wait (FIFO) up to
+/// `acquireTimeout`.
 /// A connection found broken is discarded together with every idle connection opened
 /// before it (after a server restart they are all dead), and replaced on demand.
 /// Every one of these decisions is `ConnectionPoolStateMachine`'s; this class holds it under a
@@ -33,48 +33,62 @@ package final class PostgresConnectionPool: Sendable {
     /// A caller waiting for a connection.
     private struct Waiter {
         let continuation: CheckedContinuation<PooledConnection, any Error>
-        /// Fails the waiter after `acquireTimeout`; cancelled when the waiter is served.
-        let timeout: DispatchWorkItem
+        /// `DispatchTime` uptime nanoseconds after which it gets `poolTimeout`.
+        let deadline: UInt64
+    }
+
+    /// The state machine, and whether a timer for the head of its line is pending: at most one
+    /// timer per pool, whatever the number of waiters (a timer per waiter, armed and cancelled
+    /// on every wait, cost a fifth of the server's CPU under load).
+    private struct State {
+        var machine: ConnectionPoolStateMachine<PooledConnection, Waiter>
+        var timerPending = false
     }
 
     package let configuration: Configuration
+    /// The loop every connection of this pool is driven by; request tasks that start on it
+    /// (`HTTPServer.Configuration.taskExecutor`) reach the database without a thread hand-off.
+    package let loop: PostgresEventLoop
     /// Every decision is the state machine's, taken under this lock; the pool carries it out.
-    private let state: Mutex<ConnectionPoolStateMachine<PooledConnection, Waiter>>
+    private let state: Mutex<State>
 
-    package init(configuration: Configuration) {
+    package init(configuration: Configuration, loop: PostgresEventLoop = .shared) {
         self.configuration = configuration
-        state = Mutex(ConnectionPoolStateMachine(maximumConnections: configuration.maximumConnections))
+        self.loop = loop
+        state = Mutex(State(machine: ConnectionPoolStateMachine(maximumConnections: configuration.maximumConnections)))
     }
 
-    /// Runs `body` with a connection, on that connection's own thread.
+    /// Runs `body` with a connection, on the event loop.
     package func withConnection<T: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) throws(PostgresError) -> T
+        _ body: @escaping @Sendable (PostgresConnection) async throws(PostgresError) -> T
     ) async throws(PostgresError) -> T {
-        let pooled = try await acquire()
-        let outcome: Result<T, PostgresError> = await withCheckedContinuation { continuation in
-            pooled.queue.async {
-                continuation.resume(returning: Result { () throws(PostgresError) -> T in try body(pooled.connection) })
+        try await withTaskExecutorPreference(loop) { () async throws(PostgresError) -> T in
+            let pooled = try await acquire()
+            let outcome: Result<T, PostgresError>
+            do throws(PostgresError) {
+                outcome = .success(try await body(pooled.connection))
+            } catch {
+                outcome = .failure(error)
             }
+            release(pooled)
+            return try outcome.get()
         }
-        release(pooled)
-        return try outcome.get()
     }
 
     /// Runs `body` in one transaction on one connection.
     package func withTransaction<T: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) throws(PostgresError) -> T
+        _ body: @escaping @Sendable (PostgresConnection) async throws(PostgresError) -> T
     ) async throws(PostgresError) -> T {
-        try await withConnection { connection throws(PostgresError) in
-            try connection.transaction { () throws(PostgresError) -> T in try body(connection) }
+        try await withConnection { connection async throws(PostgresError) in
+            try await connection.transaction { () async throws(PostgresError) -> T in try await body(connection) }
         }
     }
 
     /// Closes idle connections and refuses new work; waiting callers get `.poolClosed`.
     package func close() {
-        var shutdown = state.withLock { $0.close() }
+        var shutdown = state.withLock { $0.machine.close() }
         shutdown.closing.removeAll()  // Closed outside the lock (deinit calls PQfinish).
         for waiter in shutdown.failing {
-            waiter.timeout.cancel()
             waiter.continuation.resume(throwing: PostgresError(kind: .poolClosed, diagnostic: "pool closed"))
         }
     }
@@ -87,14 +101,12 @@ package final class PostgresConnectionPool: Sendable {
     private func acquire() async throws(PostgresError) -> PooledConnection {
         do {
             return try await withCheckedThrowingContinuation { continuation in
-                var (decision, timeout) = state.withLock { machine in
-                    var timeout: DispatchWorkItem?
-                    let decision = machine.acquire { id in
-                        let item = timeoutItem(for: id)
-                        timeout = item
-                        return Waiter(continuation: continuation, timeout: item)
-                    }
-                    return (decision, timeout)
+                var (decision, armTimer) = state.withLock { state in
+                    let deadline = DispatchTime.now().uptimeNanoseconds + timeoutNanoseconds
+                    let decision = state.machine.acquire { _ in Waiter(continuation: continuation, deadline: deadline) }
+                    guard case .wait = decision.action, !state.timerPending else { return (decision, nil as UInt64?) }
+                    state.timerPending = true
+                    return (decision, deadline)
                 }
                 decision.discarded.removeAll()  // Closed outside the lock (deinit calls PQfinish).
                 switch decision.action {
@@ -103,10 +115,7 @@ package final class PostgresConnectionPool: Sendable {
                 case .open(let generation):
                     open(generation: generation, for: continuation)
                 case .wait:
-                    guard let timeout else { preconditionFailure("a waiter without its timeout") }
-                    let (seconds, attoseconds) = configuration.acquireTimeout.components
-                    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: timeout)
+                    if let armTimer { scheduleTimeouts(at: armTimer) }
                 case .refuse:
                     continuation.resume(throwing: PostgresError(kind: .poolClosed, diagnostic: "pool closed"))
                 }
@@ -118,46 +127,59 @@ package final class PostgresConnectionPool: Sendable {
         }
     }
 
-    /// Connects on the new connection's own queue and hands the connection to `continuation`.
+    /// Connects (blocking) on a dispatch thread, off the loop, and hands the connection to `continuation`.
     private func open(generation: UInt64, for continuation: CheckedContinuation<PooledConnection, any Error>) {
         let conninfo = configuration.conninfo
         let preparedStatements = configuration.preparedStatements
-        let queue = DispatchQueue(label: "passkey.postgres.connection")
-        queue.async { [self] in
+        let loop = loop
+        DispatchQueue.global().async { [self] in
             do {
-                let connection = try PostgresConnection(conninfo: conninfo, preparedStatements: preparedStatements)
-                continuation.resume(
-                    returning: PooledConnection(connection: connection, queue: queue, generation: generation))
+                let connection = try PostgresConnection(
+                    conninfo: conninfo, preparedStatements: preparedStatements, loop: loop)
+                continuation.resume(returning: PooledConnection(connection: connection, generation: generation))
             } catch {
-                state.withLock { $0.openFailed() }
+                state.withLock { $0.machine.openFailed() }
                 continuation.resume(throwing: error)
             }
         }
     }
 
-    /// The work that fails waiter `id` with `poolTimeout` if it is still waiting when it runs.
-    /// Cancelled as soon as the waiter is served, so served waiters leave no timer behind.
-    private func timeoutItem(for id: UInt64) -> DispatchWorkItem {
-        let timeout = configuration.acquireTimeout
-        return DispatchWorkItem { [weak self] in
+    private var timeoutNanoseconds: UInt64 {
+        let (seconds, attoseconds) = configuration.acquireTimeout.components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+
+    /// At `deadline` (the head waiter's), fails every waiter whose deadline passed, then waits
+    /// for the new head's deadline if someone is still waiting. Served waiters leave nothing to
+    /// cancel: they are simply no longer in the line when the timer fires.
+    private func scheduleTimeouts(at deadline: UInt64) {
+        DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline)) { [weak self] in
             guard let self else { return }
-            let expired = self.state.withLock { $0.timeOut(id) }
-            expired?.continuation.resume(
-                throwing: PostgresError(kind: .poolTimeout, diagnostic: "no connection free within \(timeout)"))
+            let now = DispatchTime.now().uptimeNanoseconds
+            let (expired, next) = self.state.withLock { state -> ([Waiter], UInt64?) in
+                let expired = state.machine.timeOutExpired { $0.deadline <= now }
+                let next = state.machine.firstWaiter?.deadline
+                state.timerPending = next != nil
+                return (expired, next)
+            }
+            let timeout = self.configuration.acquireTimeout
+            for waiter in expired {
+                waiter.continuation.resume(
+                    throwing: PostgresError(kind: .poolTimeout, diagnostic: "no connection free within \(timeout)"))
+            }
+            if let next { self.scheduleTimeouts(at: next) }
         }
     }
 
     private func release(_ pooled: PooledConnection) {
         let healthy = pooled.connection.isHealthy
-        let action = state.withLock { $0.release(pooled, generation: pooled.generation, healthy: healthy) }
+        let action = state.withLock { $0.machine.release(pooled, generation: pooled.generation, healthy: healthy) }
         switch action {
         case .keep:
             break
         case .handOver(let waiter, let connection):
-            waiter.timeout.cancel()
             waiter.continuation.resume(returning: connection)
         case .openFor(let waiter, let generation, closing: _):
-            waiter.timeout.cancel()
             open(generation: generation, for: waiter.continuation)
         case .close:
             break  // Released when the caller lets go of it; it closes itself in deinit.
@@ -165,17 +187,15 @@ package final class PostgresConnectionPool: Sendable {
     }
 }
 
-/// A connection with the queue it is confined to.
-/// `@unchecked Sendable`: the libpq handle inside is only ever used on `queue`, one job at a time,
-/// and only by the task that acquired it from the pool.
+/// A pooled connection and the generation it was opened in.
+/// `@unchecked Sendable`: the libpq handle inside is used only by the task that acquired it
+/// from the pool, one statement at a time, until it gives it back.
 private final class PooledConnection: @unchecked Sendable {
     let connection: PostgresConnection
-    let queue: DispatchQueue
     let generation: UInt64
 
-    init(connection: PostgresConnection, queue: DispatchQueue, generation: UInt64) {
+    init(connection: PostgresConnection, generation: UInt64) {
         self.connection = connection
-        self.queue = queue
         self.generation = generation
     }
 }

@@ -24,8 +24,8 @@ package struct MigrationRunner: Sendable {
         let migrations = self.migrations
         let outcome: Result<[String], MigrationError>
         do {
-            outcome = try await pool.withConnection { connection throws(PostgresError) in
-                try Self.apply(migrations, on: connection)
+            outcome = try await pool.withConnection { connection async throws(PostgresError) in
+                try await Self.apply(migrations, on: connection)
             }
         } catch {
             throw .database(error)
@@ -36,11 +36,11 @@ package struct MigrationRunner: Sendable {
     /// True when every migration of this build is applied with a matching checksum.
     package func isCurrent(pool: PostgresConnectionPool) async -> Bool {
         let migrations = self.migrations
-        let current: Bool? = try? await pool.withConnection { connection throws(PostgresError) in
-            let applied = try Self.appliedChecksums(on: connection)
+        let current: Bool? = try? await pool.withConnection { connection async throws(PostgresError) in
+            let applied = try await Self.appliedChecksums(on: connection)
             guard applied.count == migrations.count else { return false }
             for migration in migrations {
-                guard applied[migration.version] == (try Self.checksum(of: migration, on: connection)) else {
+                guard await applied[migration.version] == (try Self.checksum(of: migration, on: connection)) else {
                     return false
                 }
             }
@@ -52,11 +52,11 @@ package struct MigrationRunner: Sendable {
     // MARK: - On the connection's thread
 
     private static func apply(_ migrations: [Migration], on connection: PostgresConnection)
-        throws(PostgresError) -> Result<[String], MigrationError>
+        async throws(PostgresError) -> Result<[String], MigrationError>
     {
-        try connection.transaction { () throws(PostgresError) in
-            try lock(connection)
-            try connection.execute(
+        try await connection.transaction { () async throws(PostgresError) in
+            try await lock(connection)
+            try await connection.execute(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version    integer     PRIMARY KEY,
@@ -71,23 +71,23 @@ package struct MigrationRunner: Sendable {
         for migration in migrations {
             var outcome: Result<Bool, MigrationError> = .success(false)
             do {
-                try connection.transaction { () throws(PostgresError) in
-                    try lock(connection)
+                try await connection.transaction { () async throws(PostgresError) in
+                    try await lock(connection)
                     // Read under the lock: what an instance before us applied is visible now.
-                    let applied = try appliedChecksums(on: connection)
+                    let applied = try await appliedChecksums(on: connection)
                     if let unknown = applied.keys.sorted().first(where: { !known.contains($0) }) {
                         outcome = .failure(.unknownAppliedVersion(unknown))
                         return
                     }
-                    let checksum = try checksum(of: migration, on: connection)
+                    let checksum = try await checksum(of: migration, on: connection)
                     if let recorded = applied[migration.version] {
                         if recorded != checksum {
                             outcome = .failure(.checksumMismatch(version: migration.version, name: migration.name))
                         }
                         return
                     }
-                    try connection.execute(migration.sql)
-                    try connection.query(
+                    try await connection.execute(migration.sql)
+                    try await connection.query(
                         """
                         INSERT INTO schema_migrations (version, name, checksum)
                         VALUES (\(migration.version), \(migration.name), \(checksum))
@@ -108,15 +108,16 @@ package struct MigrationRunner: Sendable {
     }
 
     /// The transaction-scoped advisory lock that serialises migration steps across instances.
-    private static func lock(_ connection: PostgresConnection) throws(PostgresError) {
-        try connection.query("SELECT pg_advisory_xact_lock(\(advisoryLockKey))")
+    private static func lock(_ connection: PostgresConnection) async throws(PostgresError) {
+        try await connection.query("SELECT pg_advisory_xact_lock(\(advisoryLockKey))")
     }
 
-    private static func appliedChecksums(on connection: PostgresConnection) throws(PostgresError) -> [Int: String] {
-        let exists = try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL")
+    private static func appliedChecksums(on connection: PostgresConnection) async throws(PostgresError) -> [Int: String]
+    {
+        let exists = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL")
         guard let row = exists.first, try row.bool(0) else { return [:] }
         var applied: [Int: String] = [:]
-        for row in try connection.query("SELECT version, checksum FROM schema_migrations").rows {
+        for row in try await connection.query("SELECT version, checksum FROM schema_migrations").rows {
             applied[try row.int(0)] = try row.string(1)
         }
         return applied
@@ -124,9 +125,9 @@ package struct MigrationRunner: Sendable {
 
     /// SHA-256 of the file's text, hex, computed by the server (PostgreSQL 11+ has `sha256`).
     private static func checksum(of migration: Migration, on connection: PostgresConnection)
-        throws(PostgresError) -> String
+        async throws(PostgresError) -> String
     {
-        let result = try connection.query("SELECT encode(sha256(convert_to(\(migration.sql), 'UTF8')), 'hex')")
+        let result = try await connection.query("SELECT encode(sha256(convert_to(\(migration.sql), 'UTF8')), 'hex')")
         guard let row = result.first else {
             throw PostgresError(kind: .decoding, diagnostic: "no checksum returned")
         }

@@ -42,8 +42,8 @@ enum PasskeyCredentialRow {
     }
 
     /// Inserts a credential (one statement).
-    static func insert(_ c: PasskeyCredential, on connection: PostgresConnection) throws(PostgresError) {
-        try connection.query(
+    static func insert(_ c: PasskeyCredential, on connection: PostgresConnection) async throws(PostgresError) {
+        try await connection.query(
             """
             INSERT INTO passkey_credentials (
                 credential_id, account_id, public_key, algorithm, sign_count, aaguid, transports,

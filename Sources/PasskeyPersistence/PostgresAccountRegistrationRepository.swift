@@ -10,8 +10,8 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
     package func saveAccountRegistration(_ r: PasskeyAccountRegistration) async throws(RepositoryError) {
-        try await pool.run { connection throws(PostgresError) in
-            try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            try await connection.query(
                 """
                 INSERT INTO passkey_account_registrations
                     (id, prospective_account_id, email, display_name, challenge, expires_at, completed_at)
@@ -24,8 +24,8 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
     package func usableAccountRegistration(id: RegistrationID, now: Date) async throws(RepositoryError)
         -> PasskeyAccountRegistration?
     {
-        try await pool.run { connection throws(PostgresError) in
-            let result = try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            let result = try await connection.query(
                 """
                 SELECT prospective_account_id, email, display_name, challenge, expires_at
                 FROM passkey_account_registrations
@@ -44,16 +44,16 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
         id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
         session: AuthenticationSession, now: Date
     ) async throws(RepositoryError) -> AccountRegistrationCompletion {
-        try await pool.runTransaction { connection throws(PostgresError) in
+        try await pool.runTransaction { connection async throws(PostgresError) in
             // The row lock taken here serialises concurrent finishes of one registration;
             // a later one sees completed_at set once the first commits.
-            let claimed = try connection.query(
+            let claimed = try await connection.query(
                 """
                 UPDATE passkey_account_registrations SET completed_at = \(now)
                 WHERE id = \(id.uuid) AND completed_at IS NULL AND expires_at > \(now)
                 """)
             guard claimed.affectedRows == 1 else { return .unavailable }
-            try connection.query(
+            try await connection.query(
                 """
                 WITH a AS (
                     INSERT INTO accounts (id, display_name, created_at)
@@ -62,8 +62,8 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
                 INSERT INTO account_emails (id, account_id, email, normalized_email, created_at)
                 SELECT \(email.id), a.id, \(email.email.value), \(email.email.normalized), \(account.createdAt) FROM a
                 """)
-            try PasskeyCredentialRow.insert(credential, on: connection)
-            try PostgresSessionRepository.insert(session, on: connection)
+            try await PasskeyCredentialRow.insert(credential, on: connection)
+            try await PostgresSessionRepository.insert(session, on: connection)
             return .completed
         }
     }

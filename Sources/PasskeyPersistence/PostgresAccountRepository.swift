@@ -12,18 +12,18 @@ package struct PostgresAccountRepository: AccountRepository {
     package func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
         async throws(RepositoryError)
     {
-        try await pool.run { connection throws(PostgresError) in
-            try Self.insert(account, email, password, on: connection)
+        try await pool.run { connection async throws(PostgresError) in
+            try await Self.insert(account, email, password, on: connection)
         }
     }
 
     package func importPasswordAccounts(
         _ accounts: [ImportedPasswordAccount], progress: @escaping @Sendable (Int) -> Void
     ) async throws(RepositoryError) {
-        // One transaction: all or nothing. Progress is reported from the connection's thread.
-        try await pool.runTransaction { connection throws(PostgresError) in
+        // One transaction: all or nothing. Progress is reported from the event loop.
+        try await pool.runTransaction { connection async throws(PostgresError) in
             for (index, item) in accounts.enumerated() {
-                try Self.insert(item.account, item.email, item.password, on: connection)
+                try await Self.insert(item.account, item.email, item.password, on: connection)
                 if (index + 1) % 1000 == 0 || index + 1 == accounts.count { progress(index + 1) }
             }
         }
@@ -32,8 +32,8 @@ package struct PostgresAccountRepository: AccountRepository {
     /// Account, email and password in one statement (data-modifying CTEs are atomic).
     private static func insert(
         _ account: Account, _ email: AccountEmail, _ password: PasswordCredential, on connection: PostgresConnection
-    ) throws(PostgresError) {
-        try connection.query(
+    ) async throws(PostgresError) {
+        try await connection.query(
             """
             WITH a AS (
                 INSERT INTO accounts (id, display_name, created_at)
@@ -48,8 +48,8 @@ package struct PostgresAccountRepository: AccountRepository {
     }
 
     package func passwordAccount(normalizedEmail: String) async throws(RepositoryError) -> PasswordAccount? {
-        try await pool.run { connection throws(PostgresError) in
-            let result = try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            let result = try await connection.query(
                 """
                 SELECT a.id, a.display_name, a.created_at, p.password_hash, p.created_at, p.updated_at
                 FROM account_emails e
@@ -70,8 +70,8 @@ package struct PostgresAccountRepository: AccountRepository {
     package func updatePasswordHash(accountID: AccountID, from expectedHash: String, to newHash: String, at date: Date)
         async throws(RepositoryError)
     {
-        try await pool.run { connection throws(PostgresError) in
-            try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            try await connection.query(
                 """
                 UPDATE password_credentials SET password_hash = \(newHash), updated_at = \(date)
                 WHERE account_id = \(accountID.uuid) AND password_hash = \(expectedHash)
@@ -80,8 +80,8 @@ package struct PostgresAccountRepository: AccountRepository {
     }
 
     package func accountSummary(id: AccountID) async throws(RepositoryError) -> AccountSummary? {
-        try await pool.run { connection throws(PostgresError) in
-            let result = try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            let result = try await connection.query(
                 """
                 SELECT a.id, a.display_name, a.created_at, e.email,
                        EXISTS (SELECT 1 FROM password_credentials p WHERE p.account_id = a.id),
@@ -94,7 +94,7 @@ package struct PostgresAccountRepository: AccountRepository {
             guard let email = EmailAddress(try row.string(3)) else {
                 throw PostgresError(kind: .decoding, diagnostic: "account_emails.email out of range")
             }
-            let passkeys = try PostgresPasskeyCredentialRepository.credentials(accountID: id, on: connection)
+            let passkeys = try await PostgresPasskeyCredentialRepository.credentials(accountID: id, on: connection)
             return AccountSummary(
                 account: try AccountRow.decode(row), email: email, hasPassword: try row.bool(4), passkeys: passkeys,
                 recoveryCodesRemaining: try row.int(5))
@@ -102,9 +102,9 @@ package struct PostgresAccountRepository: AccountRepository {
     }
 
     package func deleteAccount(id: AccountID) async throws(RepositoryError) -> Bool {
-        try await pool.runTransaction { connection throws(PostgresError) in
+        try await pool.runTransaction { connection async throws(PostgresError) in
             // Lock the account first, so a concurrent sign-in or registration waits or fails.
-            let email = try connection.query(
+            let email = try await connection.query(
                 """
                 SELECT e.normalized_email FROM accounts a JOIN account_emails e ON e.account_id = a.id
                 WHERE a.id = \(id.uuid) FOR UPDATE OF a
@@ -113,21 +113,22 @@ package struct PostgresAccountRepository: AccountRepository {
             let normalizedEmail = try row.string(0)
             // Not referenced by foreign key: the completed passkey-account registration (it holds
             // the email and display name) and the attempts counted against the email.
-            try connection.query("DELETE FROM passkey_account_registrations WHERE prospective_account_id = \(id.uuid)")
-            try connection.query("DELETE FROM password_failures WHERE normalized_email = \(normalizedEmail)")
+            try await connection.query(
+                "DELETE FROM passkey_account_registrations WHERE prospective_account_id = \(id.uuid)")
+            try await connection.query("DELETE FROM password_failures WHERE normalized_email = \(normalizedEmail)")
             // Everything else goes by ON DELETE CASCADE: email, password, passkeys, sessions,
             // recovery codes, registration challenges.
-            return try connection.query("DELETE FROM accounts WHERE id = \(id.uuid)").affectedRows == 1
+            return try await connection.query("DELETE FROM accounts WHERE id = \(id.uuid)").affectedRows == 1
         }
     }
 
     package func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
         -> PasswordRemovalOutcome
     {
-        try await pool.runTransaction { connection throws(PostgresError) in
+        try await pool.runTransaction { connection async throws(PostgresError) in
             // Lock the account so a concurrent passkey deletion cannot leave it with no way in.
-            try connection.query("SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE")
-            let state = try connection.query(
+            try await connection.query("SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE")
+            let state = try await connection.query(
                 """
                 SELECT EXISTS (SELECT 1 FROM password_credentials WHERE account_id = \(accountID.uuid)),
                        EXISTS (SELECT 1 FROM passkey_credentials
@@ -139,9 +140,9 @@ package struct PostgresAccountRepository: AccountRepository {
             guard try row.bool(1) else { return .noPasskeyUsedYet }
             // Only the user's own set: a support code cannot be used to drop a password.
             guard try row.bool(2) else { return .noRecoverySetUp }
-            try connection.query("DELETE FROM password_credentials WHERE account_id = \(accountID.uuid)")
+            try await connection.query("DELETE FROM password_credentials WHERE account_id = \(accountID.uuid)")
             // A password that is gone no longer keeps anyone signed in, except the caller.
-            try connection.query(
+            try await connection.query(
                 """
                 UPDATE authentication_sessions SET revoked_at = now()
                 WHERE account_id = \(accountID.uuid) AND method = 'password'

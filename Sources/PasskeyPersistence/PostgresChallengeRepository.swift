@@ -19,8 +19,8 @@ package struct PostgresChallengeRepository: ChallengeRepository {
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
     package func saveRegistrationChallenge(_ c: PasskeyRegistrationChallenge) async throws(RepositoryError) {
-        try await pool.run { connection throws(PostgresError) in
-            try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            try await connection.query(
                 """
                 WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
                 INSERT INTO passkey_registration_challenges (id, account_id, challenge, mode, expires_at, consumed_at)
@@ -34,8 +34,8 @@ package struct PostgresChallengeRepository: ChallengeRepository {
     package func consumeRegistrationChallenge(id: ChallengeID, accountID: AccountID, now: Date)
         async throws(RepositoryError) -> PasskeyRegistrationChallenge?
     {
-        try await pool.run { connection throws(PostgresError) in
-            let result = try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            let result = try await connection.query(
                 """
                 UPDATE passkey_registration_challenges SET consumed_at = \(now)
                 WHERE id = \(id.uuid) AND account_id = \(accountID.uuid)
@@ -53,8 +53,8 @@ package struct PostgresChallengeRepository: ChallengeRepository {
     }
 
     package func saveAuthenticationChallenge(_ c: PasskeyAuthenticationChallenge) async throws(RepositoryError) {
-        try await pool.run { connection throws(PostgresError) in
-            try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            try await connection.query(
                 """
                 WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
                 INSERT INTO passkey_authentication_challenges (id, challenge, expires_at, consumed_at)
@@ -66,10 +66,10 @@ package struct PostgresChallengeRepository: ChallengeRepository {
     package func assertionContext(challengeID id: ChallengeID, credentialID: CredentialID, now: Date)
         async throws(RepositoryError) -> AssertionContext
     {
-        try await pool.run { connection throws(PostgresError) in
+        try await pool.run { connection async throws(PostgresError) in
             // One round trip, no write (so no commit to wait for): the usable challenge, the
             // credential and its account. The consuming UPDATE comes after verification.
-            let result = try connection.query(
+            let result = try await connection.query(
                 """
                 SELECT c.challenge, c.expires_at, c.consumed_at, a.id, a.display_name, a.created_at,
                        \(unescaped: PasskeyCredentialRow.columns)
@@ -96,8 +96,8 @@ package struct PostgresChallengeRepository: ChallengeRepository {
 
     @discardableResult
     package func consumeAuthenticationChallenge(id: ChallengeID, now: Date) async throws(RepositoryError) -> Bool {
-        try await pool.run { connection throws(PostgresError) in
-            try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            try await connection.query(
                 """
                 UPDATE passkey_authentication_challenges SET consumed_at = \(now)
                 WHERE id = \(id.uuid) AND consumed_at IS NULL

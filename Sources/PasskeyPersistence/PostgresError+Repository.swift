@@ -23,7 +23,7 @@ extension PostgresConnectionPool {
     @discardableResult
     func run<T: Sendable>(
         file: String = #fileID, function: String = #function,
-        _ body: @escaping @Sendable (PostgresConnection) throws(PostgresError) -> T
+        _ body: @escaping @Sendable (PostgresConnection) async throws(PostgresError) -> T
     ) async throws(RepositoryError) -> T {
         do {
             return try await withConnection(body)
@@ -36,7 +36,7 @@ extension PostgresConnectionPool {
     @discardableResult
     func runTransaction<T: Sendable>(
         file: String = #fileID, function: String = #function,
-        _ body: @escaping @Sendable (PostgresConnection) throws(PostgresError) -> T
+        _ body: @escaping @Sendable (PostgresConnection) async throws(PostgresError) -> T
     ) async throws(RepositoryError) -> T {
         do {
             return try await withTransaction(body)

@@ -23,8 +23,8 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
         let window = passwordFailureWindow
         for statement in Self.statements {
             while true {
-                let deleted = try await pool.run { connection throws(PostgresError) in
-                    try connection.query(statement(batch, window)).affectedRows
+                let deleted = try await pool.run { connection async throws(PostgresError) in
+                    try await connection.query(statement(batch, window)).affectedRows
                 }
                 total += deleted
                 if deleted < batch { break }

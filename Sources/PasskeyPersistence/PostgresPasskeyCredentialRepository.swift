@@ -9,21 +9,21 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
     package func addCredential(_ credential: PasskeyCredential) async throws(RepositoryError) {
-        try await pool.run { connection throws(PostgresError) in
-            try PasskeyCredentialRow.insert(credential, on: connection)
+        try await pool.run { connection async throws(PostgresError) in
+            try await PasskeyCredentialRow.insert(credential, on: connection)
         }
     }
 
     package func credentials(accountID: AccountID) async throws(RepositoryError) -> [PasskeyCredential] {
-        try await pool.run { connection throws(PostgresError) in
-            try Self.credentials(accountID: accountID, on: connection)
+        try await pool.run { connection async throws(PostgresError) in
+            try await Self.credentials(accountID: accountID, on: connection)
         }
     }
 
-    static func credentials(accountID: AccountID, on connection: PostgresConnection) throws(PostgresError)
+    static func credentials(accountID: AccountID, on connection: PostgresConnection) async throws(PostgresError)
         -> [PasskeyCredential]
     {
-        let result = try connection.query(
+        let result = try await connection.query(
             """
             SELECT \(unescaped: PasskeyCredentialRow.columns) FROM passkey_credentials pc
             WHERE pc.account_id = \(accountID.uuid) ORDER BY pc.created_at, pc.credential_id
@@ -36,8 +36,8 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
     package func renameCredential(id: CredentialID, accountID: AccountID, to name: PasskeyName)
         async throws(RepositoryError) -> PasskeyCredential?
     {
-        try await pool.run { connection throws(PostgresError) in
-            let result = try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            let result = try await connection.query(
                 """
                 UPDATE passkey_credentials pc SET name = \(name.value)
                 WHERE pc.credential_id = \(bytes: id.bytes) AND pc.account_id = \(accountID.uuid)
@@ -50,10 +50,10 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
     package func deleteCredential(id: CredentialID, accountID: AccountID, keepingSession: SessionID)
         async throws(RepositoryError) -> PasskeyDeletionOutcome
     {
-        try await pool.runTransaction { connection throws(PostgresError) in
+        try await pool.runTransaction { connection async throws(PostgresError) in
             // Serialise with password removal and other deletions of this account's credentials.
-            try connection.query("SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE")
-            let state = try connection.query(
+            try await connection.query("SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE")
+            let state = try await connection.query(
                 """
                 SELECT EXISTS (SELECT 1 FROM passkey_credentials
                                WHERE credential_id = \(bytes: id.bytes) AND account_id = \(accountID.uuid)),
@@ -62,11 +62,11 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
                 """)
             guard let row = state.first, try row.bool(0) else { return .notFound }
             if try row.int(1) <= 1, !(try row.bool(2)) { return .lastCredential }
-            try connection.query(
+            try await connection.query(
                 "DELETE FROM passkey_credentials WHERE credential_id = \(bytes: id.bytes) AND account_id = \(accountID.uuid)"
             )
             // Whoever signed in with this passkey is signed out with it, except the caller.
-            try connection.query(
+            try await connection.query(
                 """
                 UPDATE authentication_sessions SET revoked_at = now()
                 WHERE credential_id = \(bytes: id.bytes) AND account_id = \(accountID.uuid)

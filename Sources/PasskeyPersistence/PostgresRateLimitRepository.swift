@@ -12,12 +12,12 @@ package struct PostgresRateLimitRepository: RateLimitRepository {
     package func countHit(key: String, limit: Int, windowSeconds: Int) async throws(RepositoryError)
         -> RateLimitDecision
     {
-        try await pool.run { connection throws(PostgresError) in
+        try await pool.run { connection async throws(PostgresError) in
             // Sliding window over two fixed buckets: the previous bucket's count weighs by how
             // much of it still lies within the window. One upsert counts and reads; the row lock
             // of the upsert serialises concurrent hits on a key, so each sees its own count.
             let width = max(1, windowSeconds)
-            let result = try connection.query(
+            let result = try await connection.query(
                 """
                 WITH cur AS (
                     INSERT INTO rate_limit_windows AS w (key, window_start, hits)
@@ -44,12 +44,12 @@ package struct PostgresRateLimitRepository: RateLimitRepository {
         async throws(RepositoryError) -> AttemptDecision
     {
         let address = String(clientAddress.prefix(64))
-        return try await pool.runTransaction { connection throws(PostgresError) in
+        return try await pool.runTransaction { connection async throws(PostgresError) in
             // Serialise every attempt on this email and on this address (transaction-scoped
             // advisory locks, taken in key order so two attempts never wait on each other in a
             // cycle). The count below is a new statement, so its snapshot sees every attempt that
             // an earlier lock holder committed: the check and the insert cannot be overtaken.
-            try connection.query(
+            try await connection.query(
                 """
                 SELECT pg_advisory_xact_lock(k) FROM (
                     SELECT k FROM (VALUES (hashtextextended('attempt-email:' || \(normalizedEmail), 0)),
@@ -58,7 +58,7 @@ package struct PostgresRateLimitRepository: RateLimitRepository {
                 ) AS ordered
                 """)
             let seconds = max(1, Int(limits.window.rounded(.up)))
-            let result = try connection.query(
+            let result = try await connection.query(
                 """
                 WITH recent AS (
                     SELECT normalized_email, client_address, failed_at FROM password_failures
@@ -85,8 +85,8 @@ package struct PostgresRateLimitRepository: RateLimitRepository {
     }
 
     package func forgiveAttempt(_ attempt: AttemptID) async throws(RepositoryError) {
-        try await pool.run { connection throws(PostgresError) in
-            try connection.query("DELETE FROM password_failures WHERE id = \(attempt.value)")
+        try await pool.run { connection async throws(PostgresError) in
+            try await connection.query("DELETE FROM password_failures WHERE id = \(attempt.value)")
         }
     }
 }

@@ -12,12 +12,12 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
     package func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode]) async throws(RepositoryError)
         -> Bool
     {
-        try await pool.runTransaction { connection throws(PostgresError) in
+        try await pool.runTransaction { connection async throws(PostgresError) in
             // The account row lock serialises two concurrent replacements: the later set wins whole.
-            let account = try connection.query("SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE")
+            let account = try await connection.query("SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE")
             guard account.first != nil else { return false }
-            try connection.query("DELETE FROM recovery_codes WHERE account_id = \(accountID.uuid)")
-            for code in codes { try Self.insert(code, on: connection) }
+            try await connection.query("DELETE FROM recovery_codes WHERE account_id = \(accountID.uuid)")
+            for code in codes { try await Self.insert(code, on: connection) }
             return true
         }
     }
@@ -25,12 +25,12 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
     package func addOperatorCode(
         normalizedEmail: String, makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
     ) async throws(RepositoryError) -> AccountID? {
-        try await pool.runTransaction { connection throws(PostgresError) in
-            let found = try connection.query(
+        try await pool.runTransaction { connection async throws(PostgresError) in
+            let found = try await connection.query(
                 "SELECT account_id FROM account_emails WHERE normalized_email = \(normalizedEmail)")
             guard let row = found.first else { return nil }
             let accountID = AccountID(try row.uuid(0))
-            try Self.insert(makeCode(accountID), on: connection)
+            try await Self.insert(makeCode(accountID), on: connection)
             return accountID
         }
     }
@@ -39,10 +39,10 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
         normalizedEmail: String, codeDigest: [UInt8], now: Date,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession
     ) async throws(RepositoryError) -> (account: Account, source: RecoveryCodeSource)? {
-        try await pool.runTransaction { connection throws(PostgresError) in
+        try await pool.runTransaction { connection async throws(PostgresError) in
             // One statement consumes the code: of concurrent redemptions exactly one updates the
             // row (the others find used_at set once the winner commits, and match nothing).
-            let used = try connection.query(
+            let used = try await connection.query(
                 """
                 UPDATE recovery_codes r SET used_at = \(now)
                 FROM account_emails e JOIN accounts a ON a.id = e.account_id
@@ -56,13 +56,13 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
             guard let source = RecoveryCodeSource(rawValue: try row.string(3)) else {
                 throw PostgresError(kind: .decoding, diagnostic: "unknown recovery code source")
             }
-            try PostgresSessionRepository.insert(makeSession(account), on: connection)
+            try await PostgresSessionRepository.insert(makeSession(account), on: connection)
             return (account, source)
         }
     }
 
-    static func insert(_ code: StoredRecoveryCode, on connection: PostgresConnection) throws(PostgresError) {
-        try connection.query(
+    static func insert(_ code: StoredRecoveryCode, on connection: PostgresConnection) async throws(PostgresError) {
+        try await connection.query(
             """
             INSERT INTO recovery_codes (id, account_id, code_digest, source, created_at, expires_at)
             VALUES (\(code.id), \(code.accountID.uuid), \(bytes: code.digest), \(code.source.rawValue),

@@ -10,13 +10,13 @@ package struct PostgresSessionRepository: SessionRepository {
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
     package func createSession(_ session: AuthenticationSession) async throws(RepositoryError) {
-        try await pool.run { connection throws(PostgresError) in
-            try Self.insert(session, on: connection)
+        try await pool.run { connection async throws(PostgresError) in
+            try await Self.insert(session, on: connection)
         }
     }
 
-    static func insert(_ s: AuthenticationSession, on connection: PostgresConnection) throws(PostgresError) {
-        try connection.query(
+    static func insert(_ s: AuthenticationSession, on connection: PostgresConnection) async throws(PostgresError) {
+        try await connection.query(
             """
             INSERT INTO authentication_sessions
                 (id, account_id, token_digest, method, credential_id, created_at, expires_at, revoked_at)
@@ -26,8 +26,8 @@ package struct PostgresSessionRepository: SessionRepository {
     }
 
     package func activeSession(tokenDigest: [UInt8], now: Date) async throws(RepositoryError) -> ActiveSession? {
-        try await pool.run { connection throws(PostgresError) in
-            let result = try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            let result = try await connection.query(
                 """
                 SELECT a.id, a.display_name, a.created_at, s.id, s.method, s.created_at, s.expires_at, s.credential_id
                 FROM authentication_sessions s JOIN accounts a ON a.id = s.account_id
@@ -47,8 +47,8 @@ package struct PostgresSessionRepository: SessionRepository {
     }
 
     package func revokeSession(id: SessionID, at date: Date) async throws(RepositoryError) -> Bool {
-        try await pool.run { connection throws(PostgresError) in
-            let result = try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            let result = try await connection.query(
                 "UPDATE authentication_sessions SET revoked_at = \(date) WHERE id = \(id.uuid) AND revoked_at IS NULL")
             return result.affectedRows == 1
         }
@@ -57,8 +57,8 @@ package struct PostgresSessionRepository: SessionRepository {
     package func activeSessions(accountID: AccountID, now: Date) async throws(RepositoryError)
         -> [AuthenticationSession]
     {
-        try await pool.run { connection throws(PostgresError) in
-            let result = try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            let result = try await connection.query(
                 """
                 SELECT id, token_digest, method, credential_id, created_at, expires_at
                 FROM authentication_sessions
@@ -79,8 +79,8 @@ package struct PostgresSessionRepository: SessionRepository {
     }
 
     package func revokeSession(id: SessionID, accountID: AccountID, now: Date) async throws(RepositoryError) -> Bool {
-        try await pool.run { connection throws(PostgresError) in
-            try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            try await connection.query(
                 """
                 UPDATE authentication_sessions SET revoked_at = \(now)
                 WHERE id = \(id.uuid) AND account_id = \(accountID.uuid) AND revoked_at IS NULL AND expires_at > \(now)
@@ -92,8 +92,8 @@ package struct PostgresSessionRepository: SessionRepository {
     package func revokeOtherSessions(accountID: AccountID, keeping: SessionID, now: Date)
         async throws(RepositoryError) -> Int
     {
-        try await pool.run { connection throws(PostgresError) in
-            try connection.query(
+        try await pool.run { connection async throws(PostgresError) in
+            try await connection.query(
                 """
                 UPDATE authentication_sessions SET revoked_at = \(now)
                 WHERE account_id = \(accountID.uuid) AND id <> \(keeping.uuid) AND revoked_at IS NULL
@@ -107,14 +107,14 @@ package struct PostgresSessionRepository: SessionRepository {
         challengeID: ChallengeID, credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32,
         backupState: Bool, usedAt: Date, session: AuthenticationSession
     ) async throws(RepositoryError) -> AssertionRecording {
-        try await pool.run { connection throws(PostgresError) in
+        try await pool.run { connection async throws(PostgresError) in
             // One statement, so one atomic step and one durable commit: the challenge is consumed
             // exactly once (of two concurrent finishes the second finds it consumed and writes
             // nothing); the counter moves only if the challenge was consumed here and only from
             // the value that was verified against (two assertions with the same counter cannot
             // both win); the session exists only if both did. The stored counter keeps the maximum.
             let s = session
-            let result = try connection.query(
+            let result = try await connection.query(
                 """
                 WITH c AS (
                     UPDATE passkey_authentication_challenges SET consumed_at = \(usedAt)

@@ -54,7 +54,7 @@ enum ServeCommand {
                 maximumConnections: configuration.httpMaxConnections,
                 maximumConnectionsPerAddress: configuration.httpMaxConnectionsPerAddress,
                 requestHeadTimeoutSeconds: configuration.httpRequestHeadTimeoutSeconds,
-                layerError: { Problem.httpLayer(status: $0).response }),
+                layerError: { Problem.httpLayer(status: $0).response }, taskExecutor: app.pool.loop),
             handler: app.handle)
         // A closed log pipe or client socket must not kill the server: writes report EPIPE instead.
         signal(SIGPIPE, SIG_IGN)

@@ -21,6 +21,18 @@ package enum ChildProcess {
         guard code == 0 else { throw Failure(command: arguments, status: code) }
     }
 
+    /// The same, for async code: the exit is awaited on a thread of its own, so the caller's task
+    /// does not block one of Swift's cooperative threads (two on a 2-core machine) while the
+    /// child runs; blocked, they would starve every other test's tasks meanwhile.
+    package static func run(
+        _ arguments: [String], logFile: String = "/dev/null", errorFile: String? = nil,
+        environment: [String: String]? = nil
+    ) async throws {
+        let child = try start(arguments, logFile: logFile, errorFile: errorFile, environment: environment)
+        let code = await child.exit()
+        guard code == 0 else { throw Failure(command: arguments, status: code) }
+    }
+
     /// Starts `arguments[0]` without waiting; stdout and stderr go to `logFile` (stderr to
     /// `errorFile` when one is given).
     package static func start(
@@ -54,6 +66,13 @@ package enum ChildProcess {
 
         /// Sends a signal (e.g. SIGTERM).
         package func signal(_ number: Int32) { kill(pid, number) }
+
+        /// `wait()` on a thread of its own, for async code.
+        package func exit() async -> Int32 {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: wait()) }.start()
+            }
+        }
 
         /// Waits for the exit; returns the exit code, or 128 + the signal number.
         package func wait() -> Int32 {

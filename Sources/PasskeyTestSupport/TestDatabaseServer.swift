@@ -98,7 +98,7 @@ package actor TestDatabaseServer {
     private static func adminExecute(_ admin: String, _ sql: String) async throws {
         let pool = PostgresConnectionPool(configuration: .init(conninfo: admin, maximumConnections: 1))
         defer { pool.close() }
-        try await pool.withConnection { connection throws(PostgresError) in try connection.execute(sql) }
+        try await pool.withConnection { connection async throws(PostgresError) in try await connection.execute(sql) }
     }
 }
 

@@ -10,8 +10,8 @@ import Testing
     private let bcrypt = "$2b$04$cSLtjkxpAZcwPsDtveNc2.jTllJfJ1L8bKg0XTrl2vQFifoB8oAM6"
 
     private func count(_ pool: PostgresConnectionPool) async throws -> Int {
-        try await pool.withConnection { c throws(PostgresError) in
-            try c.query("SELECT count(*) FROM accounts").first!.int(0)
+        try await pool.withConnection { c async throws(PostgresError) in
+            try await c.query("SELECT count(*) FROM accounts").first!.int(0)
         }
     }
 

@@ -55,7 +55,8 @@ struct TestServer: Sendable {
     ) async throws -> T {
         var configuration = HTTPServer.Configuration(
             host: host, port: 0, threads: 2,
-            tooLarge: { HTTPResponse(status: 413, contentType: "application/problem+json", body: tooLargeBody) })
+            tooLarge: { HTTPResponse(status: 413, contentType: "application/problem+json", body: tooLargeBody) },
+            taskExecutor: HandlerThread.shared)
         configure(&configuration)
         let log = RequestLog()
         let server = HTTPServer(configuration: configuration) { request in

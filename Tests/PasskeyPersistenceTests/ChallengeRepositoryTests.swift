@@ -108,8 +108,8 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<16 {
                     group.addTask {
-                        _ = try await pool.withConnection { c throws(PostgresError) in
-                            try c.query("SELECT pg_sleep(0.05)")
+                        _ = try await pool.withConnection { c async throws(PostgresError) in
+                            try await c.query("SELECT pg_sleep(0.05)")
                         }
                     }
                 }

@@ -73,20 +73,25 @@ import Testing
         #expect(machine.openConnections == 1)
     }
 
-    @Test func aTimeoutRemovesExactlyThatWaiter() {
+    @Test func aTimeoutRemovesTheExpiredHeadOfTheLineOnly() {
         var machine = Self.opened(["x"], maximum: 1)
         for name in ["first", "second", "third"] { _ = Self.acquire(&machine, name) }
-        #expect(machine.timeOut(2) == "second")
-        #expect(machine.waiting == [1, 3])
-        #expect(machine.timeOut(2) == nil)
-        #expect(machine.release("x", generation: 0, healthy: true) == .handOver("first", "x"))
+        #expect(machine.firstWaiter == "first")
+        // The line is the order of the deadlines: nothing behind a live waiter is looked at.
+        #expect(machine.timeOutExpired { $0 == "second" }.isEmpty)
+        #expect(machine.waiting == [1, 2, 3])
+        #expect(machine.timeOutExpired { $0 != "third" } == ["first", "second"])
+        #expect(machine.waiting == [3])
+        #expect(machine.firstWaiter == "third")
+        #expect(machine.timeOutExpired { _ in false }.isEmpty)
         #expect(machine.release("x", generation: 0, healthy: true) == .handOver("third", "x"))
+        #expect(machine.firstWaiter == nil)
     }
 
     @Test func aReleaseAfterTheOnlyWaiterTimedOutKeepsTheConnection() {
         var machine = Self.opened(["x"], maximum: 1)
         #expect(Self.acquire(&machine, "late").action == .wait(1))
-        #expect(machine.timeOut(1) == "late")
+        #expect(machine.timeOutExpired { _ in true } == ["late"])
         #expect(machine.release("x", generation: 0, healthy: true) == .keep)
         #expect(Self.acquire(&machine).action == .use("x"))
     }
@@ -95,7 +100,7 @@ import Testing
         var machine = Self.opened(["x"], maximum: 1)
         _ = Self.acquire(&machine, "served")
         _ = machine.release("x", generation: 0, healthy: true)
-        #expect(machine.timeOut(1) == nil)
+        #expect(machine.timeOutExpired { _ in true }.isEmpty)
     }
 
     @Test func aBrokenConnectionIsClosedAndOlderIdleOnesAreDiscardedWhenMet() {
@@ -161,7 +166,7 @@ import Testing
         #expect(machine.close() == .init(closing: [], failing: ["first", "second"]))
         #expect(machine.isClosed)
         #expect(machine.waiting.isEmpty)
-        #expect(machine.timeOut(1) == nil)
+        #expect(machine.timeOutExpired { _ in true }.isEmpty)
         #expect(Self.acquire(&machine, "third") == .init(action: .refuse, discarded: []))
         #expect(machine.close() == .init(closing: [], failing: []))
     }

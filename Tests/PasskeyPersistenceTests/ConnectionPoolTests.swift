@@ -12,19 +12,70 @@ import Testing
                 configuration: .init(
                     conninfo: database.conninfo, maximumConnections: 1, acquireTimeout: .milliseconds(200)))
             defer { pool.close() }
-            async let slow: Void = pool.withConnection { c throws(PostgresError) in
-                try c.query("SELECT pg_sleep(1)")
+            async let slow: Void = pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT pg_sleep(1)")
             }
             try await Task.sleep(for: .milliseconds(100))
             await #expect {
-                try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT 1") }
+                try await pool.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
             } throws: { error in
                 (error as? PostgresError)?.kind == .poolTimeout
             }
             try await slow
             // Free again: the next caller gets the connection.
-            let one = try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT 1").first!.int(0) }
+            let one = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT 1").first!.int(0)
+            }
             #expect(one == 1)
+        }
+    }
+
+    /// One timer serves the whole line: waiters that arrive at different times each get their
+    /// own full wait (not the first one's deadline), and a waiter that comes after the line
+    /// emptied still times out (the timer is armed again). The only connection is held until
+    /// the test lets it go, so no timing of the machine can serve a waiter by accident.
+    @Test func everyWaiterTimesOutAfterItsOwnWait() async throws {
+        try await withTestDatabase(maximumConnections: 1) { database, _ in
+            let pool = PostgresConnectionPool(
+                configuration: .init(
+                    conninfo: database.conninfo, maximumConnections: 1, acquireTimeout: .milliseconds(300)))
+            defer { pool.close() }
+            let (held, holding) = AsyncStream<Void>.makeStream()
+            let (release, letGo) = AsyncStream<Void>.makeStream()
+            async let holder: Void = pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT 1")
+                holding.yield()
+                for await _ in release {}
+            }
+            for await _ in held { break }
+            /// How long a caller starting after `delay` waited before its timeout.
+            @Sendable func waited(after delay: Duration) async throws -> Duration {
+                try await Task.sleep(for: delay)
+                let start = ContinuousClock.now
+                do {
+                    _ = try await pool.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
+                    Issue.record("a caller was served while the only connection was held")
+                } catch {
+                    #expect(error.kind == .poolTimeout)
+                }
+                return ContinuousClock.now - start
+            }
+            // Should a waiter never time out, the connection is let go after 10 s: it is then
+            // served, which the test reports (instead of hanging).
+            let watchdog = Task {
+                try? await Task.sleep(for: .seconds(10))
+                letGo.finish()
+            }
+            async let first = waited(after: .zero)
+            async let second = waited(after: .milliseconds(150))
+            let line = try await [first, second]
+            let late = try await waited(after: .zero)
+            for wait in line + [late] {
+                #expect(wait >= .milliseconds(290), "timed out before its own 300 ms: \(wait)")
+            }
+            watchdog.cancel()
+            letGo.finish()
+            try await holder
         }
     }
 
@@ -39,8 +90,8 @@ import Testing
                 let sum = try await withThrowingTaskGroup(of: Int.self) { group in
                     for i in 0..<20 {
                         group.addTask {
-                            try await pool.withConnection { c throws(PostgresError) in
-                                try c.query("SELECT \(i)").first!.int(0)
+                            try await pool.withConnection { c async throws(PostgresError) in
+                                try await c.query("SELECT \(i)").first!.int(0)
                             }
                         }
                     }
@@ -65,7 +116,9 @@ import Testing
     @Test func statementErrorsCarrySQLStateAndAGenericDescription() async throws {
         try await withTestDatabase { _, pool in
             await #expect {
-                try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT * FROM no_such_table") }
+                try await pool.withConnection { c async throws(PostgresError) in
+                    try await c.query("SELECT * FROM no_such_table")
+                }
             } throws: { error in
                 guard let error = error as? PostgresError else { return false }
                 return error.sqlState == "42P01" && !error.description.contains("no_such_table")
@@ -85,7 +138,8 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<3 {
                 group.addTask {
-                    _ = try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT pg_sleep(0.05)")
+                    _ = try await pool.withConnection { c async throws(PostgresError) in
+                        try await c.query("SELECT pg_sleep(0.05)")
                     }
                 }
             }
@@ -101,8 +155,8 @@ import Testing
         var value: Int?
         for _ in 0..<3 where value == nil {
             do {
-                value = try await pool.withConnection { c throws(PostgresError) in
-                    try c.query("SELECT 42").first!.int(0)
+                value = try await pool.withConnection { c async throws(PostgresError) in
+                    try await c.query("SELECT 42").first!.int(0)
                 }
             } catch {
                 failures += 1
@@ -114,7 +168,8 @@ import Testing
         let sum = try await withThrowingTaskGroup(of: Int.self) { group in
             for i in 0..<6 {
                 group.addTask {
-                    try await pool.withConnection { c throws(PostgresError) in try c.query("SELECT \(i)").first!.int(0)
+                    try await pool.withConnection { c async throws(PostgresError) in
+                        try await c.query("SELECT \(i)").first!.int(0)
                     }
                 }
             }

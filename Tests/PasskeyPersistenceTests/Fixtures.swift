@@ -29,8 +29,8 @@ struct Repositories {
 
     /// Counts rows with a fixed, known query (tests only).
     func count(_ query: PostgresQuery) async throws -> Int {
-        try await pool.withConnection { connection throws(PostgresError) in
-            try connection.query(query).first?.int(0) ?? -1
+        try await pool.withConnection { connection async throws(PostgresError) in
+            try await connection.query(query).first?.int(0) ?? -1
         }
     }
 

@@ -13,8 +13,8 @@ import Testing
             let runner = MigrationRunner(migrations: migrations)
             #expect(try await runner.migrate(pool: pool).isEmpty)
             #expect(await runner.isCurrent(pool: pool))
-            let tables = try await pool.withConnection { c throws(PostgresError) in
-                try c.query(
+            let tables = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query(
                     "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1"
                 ).rows.map { row throws(PostgresError) in try row.string(0) }
             }
@@ -30,8 +30,8 @@ import Testing
 
     @Test func migrateOnAnEmptyDatabaseAppliesEveryFileInOrder() async throws {
         try await withTestDatabase { _, pool in
-            try await pool.withConnection { c throws(PostgresError) in
-                try c.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+            try await pool.withConnection { c async throws(PostgresError) in
+                try await c.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
             }
             let runner = MigrationRunner(migrations: migrations)
             #expect(await !runner.isCurrent(pool: pool))
@@ -63,8 +63,8 @@ import Testing
                 sql: "CREATE TABLE half_done (id int); SELECT no_such_function();")
             let runner = MigrationRunner(migrations: migrations + [broken])
             await #expect(throws: MigrationError.self) { _ = try await runner.migrate(pool: pool) }
-            let exists = try await pool.withConnection { c throws(PostgresError) in
-                try c.query("SELECT to_regclass('half_done') IS NOT NULL").first!.bool(0)
+            let exists = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT to_regclass('half_done') IS NOT NULL").first!.bool(0)
             }
             #expect(!exists)
         }
@@ -72,8 +72,8 @@ import Testing
 
     @Test func concurrentMigrateRunsOnAnEmptyDatabaseApplyEachFileOnce() async throws {
         try await withTestDatabase { database, pool in
-            try await pool.withConnection { c throws(PostgresError) in
-                try c.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+            try await pool.withConnection { c async throws(PostgresError) in
+                try await c.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
             }
             let results = try await withThrowingTaskGroup(of: [String].self) { group in
                 for _ in 0..<8 {
@@ -89,8 +89,8 @@ import Testing
             // and in version order.
             #expect(results.flatMap { $0 }.sorted() == migrations.map(\.name).sorted())
             #expect(results.allSatisfy { $0 == $0.sorted() })
-            let order = try await pool.withConnection { c throws(PostgresError) in
-                try c.query("SELECT version FROM schema_migrations ORDER BY applied_at, version").rows.map {
+            let order = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT version FROM schema_migrations ORDER BY applied_at, version").rows.map {
                     row throws(PostgresError) in try row.int(0)
                 }
             }

@@ -11,8 +11,8 @@ import Testing
             let date = Date(timeIntervalSince1970: 1_795_000_000.654321)
             let early = Date(timeIntervalSince1970: -86_400 * 365.25 * 30 + 0.5)
             let text = "O'Brien; DROP TABLE accounts; -- \u{1F511}"
-            let row = try await pool.withConnection { c throws(PostgresError) in
-                try c.query(
+            let row = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query(
                     "SELECT \(bytes: bytes)::bytea, \(date)::timestamptz, \(early)::timestamptz, \(text)::text, \(nil as String?)::text, \(true)::bool"
                 ).first!
             }

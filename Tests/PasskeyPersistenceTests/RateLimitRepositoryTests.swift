@@ -101,8 +101,8 @@ import Testing
             let one = AttemptLimits(perEmail: 1, perAddress: 1, window: 900)
             #expect(try await Self.allowed(limits, "a@example.com", "192.0.2.1", one) != nil)
             #expect(try await Self.allowed(limits, "a@example.com", "192.0.2.1", one) == nil)
-            _ = try await pool.withConnection { c throws(PostgresError) in
-                try c.query("UPDATE password_failures SET failed_at = now() - interval '20 minutes'")
+            _ = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("UPDATE password_failures SET failed_at = now() - interval '20 minutes'")
             }
             let maintenance = PostgresMaintenanceRepository(
                 pool: pool, migrations: MigrationRunner(migrations: try Migration.load(from: PackagePaths.migrations)),

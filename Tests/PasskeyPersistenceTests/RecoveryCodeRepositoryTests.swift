@@ -40,8 +40,9 @@ import Testing
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
             #expect(winners == 1)
-            let sessions = try await pool.withConnection { c throws(PostgresError) in
-                try c.query("SELECT count(*) FROM authentication_sessions WHERE method = 'recovery'").first?.int(0)
+            let sessions = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT count(*) FROM authentication_sessions WHERE method = 'recovery'").first?.int(
+                    0)
             }
             #expect(sessions == 1)
         }
@@ -83,8 +84,8 @@ import Testing
             let maintenance = PostgresMaintenanceRepository(
                 pool: pool, migrations: MigrationRunner(migrations: try Migration.load(from: PackagePaths.migrations)))
             _ = try await maintenance.sweepExpired(batchSize: 10)
-            let left = try await pool.withConnection { c throws(PostgresError) in
-                try c.query("SELECT count(*) FROM recovery_codes").first?.int(0)
+            let left = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT count(*) FROM recovery_codes").first?.int(0)
             }
             #expect(left == 0)
         }

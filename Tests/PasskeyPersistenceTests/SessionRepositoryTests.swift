@@ -186,8 +186,8 @@ import Testing
                 #expect(outcomes.filter { $0 == .recorded }.count == 1, "round \(round)")
                 #expect(outcomes.filter { $0 == .challengeUnavailable }.count == 15, "round \(round)")
                 // Move every counter to the next round's value, so each round starts alike.
-                _ = try await pool.withConnection { c throws(PostgresError) in
-                    try c.execute("UPDATE passkey_credentials SET sign_count = \(round + 1)")
+                _ = try await pool.withConnection { c async throws(PostgresError) in
+                    try await c.execute("UPDATE passkey_credentials SET sign_count = \(round + 1)")
                 }
             }
             #expect(try await repos.count("SELECT count(*) FROM authentication_sessions") == 20)

@@ -12,10 +12,10 @@ import Testing
             defer { pool.close() }
             let instant = Date(timeIntervalSince1970: 1_795_975_200.25)
             for zone in ["Asia/Tokyo", "America/St_Johns", "UTC", "Asia/Kathmandu"] {
-                let (read, prepared) = try await pool.withConnection { c throws(PostgresError) in
-                    try c.execute("SET TimeZone TO '\(zone)'")
-                    let value = try c.query("SELECT \(instant)::timestamptz").first?.date(0)
-                    let named = try c.query("SELECT count(*) FROM pg_prepared_statements").first?.int(0)
+                let (read, prepared) = try await pool.withConnection { c async throws(PostgresError) in
+                    try await c.execute("SET TimeZone TO '\(zone)'")
+                    let value = try await c.query("SELECT \(instant)::timestamptz").first?.date(0)
+                    let named = try await c.query("SELECT count(*) FROM pg_prepared_statements").first?.int(0)
                     return (value, named)
                 }
                 #expect(read == instant, "\(zone)")

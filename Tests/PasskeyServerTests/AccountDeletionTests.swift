@@ -13,7 +13,7 @@ import Testing
             #expect(try await client.addPasskey(&passkey, token: token).status == 204)
             let viaPasskey = try #require(try await client.signIn(&passkey).string("accessToken"))
             #expect(try await client.send("POST", "/v1/account/recovery-codes", token: token).status == 201)
-            #expect(try CommandLineTests.recoveryCode(for: email, database: database).status == 0)
+            await #expect(try CommandLineTests.recoveryCode(for: email, database: database).status == 0)
             // A pending registration challenge and a counted failed attempt.
             _ = try await client.send("POST", "/v1/passkeys/registrations", json: ["mode": "modal"], token: token)
             _ = try await client.send("POST", "/v1/sessions", json: ["email": email, "password": "wrong password"])
@@ -32,7 +32,7 @@ import Testing
             let pool = database.makePool(maximumConnections: 1)
             defer { pool.close() }
             let id = try #require(UUID(uuidString: accountID))
-            let leftovers = try await pool.withConnection { c throws(PostgresError) -> [String] in
+            let leftovers = try await pool.withConnection { c async throws(PostgresError) -> [String] in
                 let normalized = email.lowercased()
                 let checks: [(String, PostgresQuery)] = [
                     ("accounts", "SELECT count(*) FROM accounts WHERE id = \(id)"),
@@ -61,14 +61,14 @@ import Testing
                     ),
                 ]
                 var tables: [String] = []
-                for (table, query) in checks where try c.query(query).first?.int(0) != 0 { tables.append(table) }
+                for (table, query) in checks where try await c.query(query).first?.int(0) != 0 { tables.append(table) }
                 return tables
             }
             #expect(leftovers == [])
             // Every table of the schema was looked at (a new table must be added above).
-            let schemaTables = try await pool.withConnection { c throws(PostgresError) -> Set<String> in
+            let schemaTables = try await pool.withConnection { c async throws(PostgresError) -> Set<String> in
                 Set(
-                    try c.query(
+                    try await c.query(
                         "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
                     ).rows.map { row throws(PostgresError) in try row.string(0) })
             }

@@ -14,8 +14,8 @@ import Testing
             let (_, email) = try await client.passwordUser(password: "a secret password")
             // Break the schema under the running server: the attempt table disappears.
             let pool = database.makePool(maximumConnections: 1)
-            _ = try await pool.withConnection { connection throws(PostgresError) in
-                try connection.query("ALTER TABLE password_failures RENAME TO password_failures_moved")
+            _ = try await pool.withConnection { connection async throws(PostgresError) in
+                try await connection.query("ALTER TABLE password_failures RENAME TO password_failures_moved")
             }
             pool.close()
             let response = try await client.send(

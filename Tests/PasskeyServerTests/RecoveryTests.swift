@@ -170,7 +170,7 @@ import Testing
             #expect(refused.status == 409)
             #expect(refused.code == "recovery-not-set-up")
             // A support desk's code does not count.
-            let operatorCode = try CommandLineTests.recoveryCode(for: email, database: database)
+            let operatorCode = try await CommandLineTests.recoveryCode(for: email, database: database)
             #expect(operatorCode.status == 0)
             #expect(
                 try await client.send("DELETE", "/v1/account/password", token: token).code == "recovery-not-set-up")

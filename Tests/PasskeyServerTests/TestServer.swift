@@ -42,7 +42,8 @@ final class TestServer: Sendable {
         let app = self.app
         server = HTTPServer(
             configuration: .init(
-                host: "127.0.0.1", port: 0, threads: 2, tooLarge: { Problem.payloadTooLarge.response }),
+                host: "127.0.0.1", port: 0, threads: 2, tooLarge: { Problem.payloadTooLarge.response },
+                taskExecutor: app.pool.loop),
             handler: { await app.handle($0) })
         try server.start()
         client = TestHTTPClient(base: "http://127.0.0.1:\(server.port)")

@@ -1,0 +1,123 @@
+internal import CLibpq
+internal import Glibc
+internal import Synchronization
+
+/// One thread that waits for every pooled connection's socket with epoll and runs the Swift
+/// tasks that prefer it (a `TaskExecutor`). A task on this loop sends a query without blocking,
+/// suspends until the socket is readable, and is resumed on this same thread, where it goes on
+/// with the next step: no hand-off to another thread per statement. The HTTP layer starts its
+/// request tasks with this executor, so a sign-in's statements, its verification and its
+/// response all run here without waking another thread (docs/persistence.md, "Threads").
+///
+/// Nothing run here may block: libpq connections are non-blocking, password hashing has its own
+/// threads. Waiting for a socket is thread-safe, so a caller on another executor still works
+/// (it just hops). One loop serves the process (`shared`): its thread lives as long as the process.
+package final class PostgresEventLoop: TaskExecutor, @unchecked Sendable {
+    package static let shared = PostgresEventLoop()
+
+    private struct Shared {
+        var jobs: [UnownedJob] = []
+        /// The loop is in (or about to enter) a blocking epoll_wait: a new job must wake it.
+        var sleeping = false
+        /// fd → the task waiting for it to become ready.
+        var waiting: [Int32: UnsafeContinuation<Void, Never>] = [:]
+        /// fds added to epoll (later waits re-arm them).
+        var registered: Set<Int32> = []
+    }
+
+    private let epoll: Int32
+    private let wakeFD: Int32
+    private let shared = Mutex(Shared())
+
+    private init() {
+        epoll = passkey_epoll_create()
+        wakeFD = passkey_eventfd_create()
+        precondition(epoll >= 0 && wakeFD >= 0, "epoll or eventfd unavailable")
+        precondition(passkey_epoll_add_level(epoll, wakeFD) == 0, "cannot watch the loop's eventfd")
+        var thread = pthread_t()
+        let loop = Unmanaged.passRetained(self).toOpaque()
+        let created = pthread_create(
+            &thread, nil,
+            { argument in
+                Unmanaged<PostgresEventLoop>.fromOpaque(argument!).takeRetainedValue().run()
+                return nil
+            }, loop)
+        precondition(created == 0, "cannot start the PostgreSQL event loop thread")
+        pthread_detach(thread)
+    }
+
+    // MARK: - TaskExecutor
+
+    package func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let wake = shared.withLock { state in
+            state.jobs.append(job)
+            defer { state.sleeping = false }
+            return state.sleeping
+        }
+        if wake { passkey_eventfd_signal(wakeFD) }
+    }
+
+    // MARK: - Sockets
+
+    /// Suspends until `fd` is readable (or writable, with `writable`), or has an error or hang-up.
+    /// One waiter per fd at a time (a connection runs one statement at a time).
+    package func wait(for fd: Int32, writable: Bool = false) async {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            let add = shared.withLock { state in
+                precondition(state.waiting[fd] == nil, "two waiters for one socket")
+                state.waiting[fd] = continuation
+                return state.registered.insert(fd).inserted
+            }
+            if passkey_epoll_arm(epoll, fd, writable ? passkey_epoll_out : passkey_epoll_in, add ? 1 : 0) != 0 {
+                // Not watchable (closed socket): let the caller find the error through libpq.
+                let waiter = shared.withLock { $0.waiting.removeValue(forKey: fd) }
+                waiter?.resume()
+            }
+        }
+    }
+
+    /// Forgets `fd` before its connection closes it (a reused fd number starts afresh).
+    package func forget(_ fd: Int32) {
+        let waiter = shared.withLock { state -> UnsafeContinuation<Void, Never>? in
+            guard state.registered.remove(fd) != nil else { return nil }
+            return state.waiting.removeValue(forKey: fd)
+        }
+        _ = passkey_epoll_remove(epoll, fd)
+        waiter?.resume()
+    }
+
+    // MARK: - The loop
+
+    private func run() {
+        var ready = [Int32](repeating: 0, count: 64)
+        while true {
+            // Run every job there is; jobs resumed by those jobs run in the same turn.
+            while true {
+                let jobs = shared.withLock { state -> [UnownedJob] in
+                    defer { state.jobs.removeAll(keepingCapacity: true) }
+                    return state.jobs
+                }
+                if jobs.isEmpty { break }
+                for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            }
+            let block = shared.withLock { state -> Bool in
+                state.sleeping = state.jobs.isEmpty
+                return state.sleeping
+            }
+            let count = ready.withUnsafeMutableBufferPointer { buffer in
+                passkey_epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), block ? -1 : 0)
+            }
+            shared.withLock { $0.sleeping = false }
+            guard count > 0 else { continue }
+            var resumed: [UnsafeContinuation<Void, Never>] = []
+            shared.withLock { state in
+                for fd in ready[0..<Int(count)] where fd != wakeFD {
+                    if let waiter = state.waiting.removeValue(forKey: fd) { resumed.append(waiter) }
+                }
+            }
+            if ready[0..<Int(count)].contains(wakeFD) { passkey_eventfd_drain(wakeFD) }
+            for waiter in resumed { waiter.resume() }
+        }
+    }
+}

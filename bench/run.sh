@@ -146,10 +146,13 @@ DATABASE_URL=$CONNINFO PASSKEY_MIGRATIONS_DIR=$ROOT/Migrations "$SERVER" migrate
     || { cat "$OUT/migrate.log" >&2; exit 1; }
 "$LOADGEN" seed -accounts "$ACCOUNTS" | psql_ >/dev/null
 
+# TRUNCATE comes after VACUUM ANALYZE: a table analyzed while empty (reltuples = 0) makes the
+# planner cache a sequential-scan plan for the primary-key lookups of the challenges, which then
+# scans the growing table on every statement until autovacuum analyzes it again (up to a minute,
+# longer than a row). A truncated table has reltuples = -1 ("unknown"), and the index is used.
 reset_db() {
-    psql_ -c "TRUNCATE authentication_sessions, passkey_authentication_challenges" \
-        -c "UPDATE passkey_credentials SET sign_count = 0, backup_state = false, last_used_at = NULL" \
-        -c "VACUUM ANALYZE" -c "CHECKPOINT"
+    psql_ -c "UPDATE passkey_credentials SET sign_count = 0, backup_state = false, last_used_at = NULL" \
+        -c "VACUUM ANALYZE" -c "TRUNCATE authentication_sessions, passkey_authentication_challenges" -c "CHECKPOINT"
 }
 sessions() { psql_ -At -c "SELECT count(*) FROM authentication_sessions"; }
 

@@ -19,7 +19,7 @@ package final class PostgresConnection {
     ///
     /// With `preparedStatements: false` the connection keeps no session state, as PgBouncer's
     /// transaction pooling needs (each transaction may run on another server connection): every
-    /// statement is sent unnamed (`PQexecParams`, still with binds) and nothing is `SET` for the
+    /// statement is sent unnamed (`PQsendQueryParams`, still with binds) and nothing is `SET` for the
     /// session (timestamps are read whatever the server's `TimeZone`).
     package init(
         conninfo: String, applicationName: String = "passkey-server", preparedStatements: Bool = true,

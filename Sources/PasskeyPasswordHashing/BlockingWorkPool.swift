@@ -11,8 +11,7 @@ internal import Foundation
 /// throws `.full` at once, so a flood queues boundedly and callers can answer "busy".
 /// Dedicated `Thread`s rather than dispatch queues: a serial dispatch queue does run blocking
 /// work off Swift's width-limited cooperative threads (libdispatch gives it an overcommitting
-/// worker, which is what `PostgresConnectionPool` relies on), but it does not bound how many run
-/// at once; `width` threads do, exactly.
+/// worker), but it does not bound how many run at once; `width` threads do, exactly.
 package final class BlockingWorkPool: Sendable {
     /// A snapshot of the pool's load, for tests and diagnostics.
     package struct Metrics: Hashable, Sendable {

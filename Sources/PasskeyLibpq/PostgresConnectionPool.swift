@@ -10,7 +10,7 @@ internal import Synchronization
 /// A connection found broken is discarded together with every idle connection opened
 /// before it (after a server restart they are all dead), and replaced on demand.
 /// Every one of these decisions is `ConnectionPoolStateMachine`'s; this class holds it under a
-/// lock and carries its actions out (queues, continuations, timers, closing connections).
+/// lock and carries its actions out (connecting, continuations, the timer, closing connections).
 package final class PostgresConnectionPool: Sendable {
     package struct Configuration: Sendable {
         package var conninfo: String

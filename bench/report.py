@@ -134,10 +134,18 @@ def summary(r: dict) -> list[str]:
     return lines
 
 
-ROW_LOADERS = {
-    "swift": http_row, "swift-8": http_row, "swift-flood": http_row, "swift-open": http_row, "python": http_row,
-    "pgbench": pgbench_row, "pgbench-pool": pgbench_row, "pgbench-naive": pgbench_row,
-}
+# Every row: its key (BENCH_ROWS, file names), its title ({c} = the load's concurrency), its reader.
+ROWS = [
+    ("swift", "(a) Swift passkey-server (release), {c} connections", http_row),
+    ("swift-8", "(a8) Swift, 8 connections", http_row),
+    ("swift-flood", "(a-flood) Swift + password sign-in flood", http_row),
+    ("swift-open", "(a-open) Swift, open loop", http_row),
+    ("python", "(b) Python py_webauthn (uvicorn), {c} connections", http_row),
+    ("pgbench", "(c) PostgreSQL, pgbench, the Swift server's SQL", pgbench_row),
+    ("pgbench-pool", "(c′) same, at the servers' pool size", pgbench_row),
+    ("pgbench-naive", "(d) PostgreSQL, pgbench, the naive statement list", pgbench_row),
+]
+ROW_LOADERS = {key: loader for key, _, loader in ROWS}
 
 
 def check(rows: str, out: str) -> int:
@@ -168,16 +176,7 @@ def main() -> int:
     )
     concurrency = re.search(r"concurrency=(\d+)", env.get("duration", ""))
     c = concurrency.group(1) if concurrency else "?"
-    rows = [
-        (f"(a) Swift passkey-server (release), {c} connections", http_row(out, "swift"), "swift"),
-        ("(a8) Swift, 8 connections", http_row(out, "swift-8"), "swift-8"),
-        ("(a-flood) Swift + password sign-in flood", http_row(out, "swift-flood"), "swift-flood"),
-        ("(a-open) Swift, open loop", http_row(out, "swift-open"), "swift-open"),
-        (f"(b) Python py_webauthn (uvicorn), {c} connections", http_row(out, "python"), "python"),
-        ("(c) PostgreSQL, pgbench, the Swift server's SQL", pgbench_row(out, "pgbench"), "pgbench"),
-        ("(c′) same, at the servers' pool size", pgbench_row(out, "pgbench-pool"), "pgbench-pool"),
-        ("(d) PostgreSQL, pgbench, the naive statement list", pgbench_row(out, "pgbench-naive"), "pgbench-naive"),
-    ]
+    rows = [(title.format(c=c), loader(out, key), key) for key, title, loader in ROWS]
     print(f"Passkey sign-in benchmark — {env.get('date', '?')}, nproc={env.get('nproc', '?')}, "
           f"{env.get('cpu', '')}")
     print(f"{env.get('duration', '')}; git {env.get('git', '?')}")

@@ -12,16 +12,23 @@ import Testing
                 configuration: .init(
                     conninfo: database.conninfo, maximumConnections: 1, acquireTimeout: .milliseconds(200)))
             defer { pool.close() }
-            async let slow: Void = pool.withConnection { c async throws(PostgresError) in
-                try await c.query("SELECT pg_sleep(1)")
+            // The only connection is held until the test lets it go (not for a fixed time, which
+            // a busy machine could outlast before the second caller even starts).
+            let (held, holding) = AsyncStream<Void>.makeStream()
+            let (release, letGo) = AsyncStream<Void>.makeStream()
+            async let holder: Void = pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT 1")
+                holding.yield()
+                for await _ in release {}
             }
-            try await Task.sleep(for: .milliseconds(100))
+            for await _ in held { break }
             await #expect {
                 try await pool.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
             } throws: { error in
                 (error as? PostgresError)?.kind == .poolTimeout
             }
-            try await slow
+            letGo.finish()
+            try await holder
             // Free again: the next caller gets the connection.
             let one = try await pool.withConnection { c async throws(PostgresError) in
                 try await c.query("SELECT 1").first!.int(0)

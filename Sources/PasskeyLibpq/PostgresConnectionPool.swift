@@ -102,8 +102,12 @@ package final class PostgresConnectionPool: Sendable {
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 var (decision, armTimer) = state.withLock { state in
-                    let deadline = DispatchTime.now().uptimeNanoseconds + timeoutNanoseconds
-                    let decision = state.machine.acquire { _ in Waiter(continuation: continuation, deadline: deadline) }
+                    // The clock is read only for a caller that has to wait.
+                    var deadline: UInt64 = 0
+                    let decision = state.machine.acquire { _ in
+                        deadline = DispatchTime.now().uptimeNanoseconds + timeoutNanoseconds
+                        return Waiter(continuation: continuation, deadline: deadline)
+                    }
                     guard case .wait = decision.action, !state.timerPending else { return (decision, nil as UInt64?) }
                     state.timerPending = true
                     return (decision, deadline)

@@ -91,15 +91,15 @@ package final class PostgresEventLoop: TaskExecutor, @unchecked Sendable {
 
     private func run() {
         var ready = [Int32](repeating: 0, count: 64)
+        // Jobs are taken by swapping arrays, so neither side copies or allocates per turn.
+        var jobs: [UnownedJob] = []
         while true {
             // Run every job there is; jobs resumed by those jobs run in the same turn.
             while true {
-                let jobs = shared.withLock { state -> [UnownedJob] in
-                    defer { state.jobs.removeAll(keepingCapacity: true) }
-                    return state.jobs
-                }
+                shared.withLock { swap(&jobs, &$0.jobs) }
                 if jobs.isEmpty { break }
                 for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+                jobs.removeAll(keepingCapacity: true)
             }
             let block = shared.withLock { state -> Bool in
                 state.sleeping = state.jobs.isEmpty

@@ -102,21 +102,22 @@ extension InMemoryChallengeRepository {
     package func consumeAuthenticationChallenge(id: ChallengeID, now: Date) async throws(RepositoryError) -> Bool {
         try state.withLock { (state) throws(RepositoryError) -> Bool in
             try checkFailure(&state)
-            guard var challenge = state.authentication[id], challenge.consumedAt == nil else { return false }
-            challenge.consumedAt = now
-            state.authentication[id] = challenge
-            return true
+            return Self.consume(id, now: now, unexpiredOnly: false, in: &state)
         }
     }
 
     /// `recordAssertion`'s first step: consumes the challenge if unconsumed and unexpired at `now`.
     package func consumeForAssertion(id: ChallengeID, now: Date) -> Bool {
-        state.withLock { state in
-            guard var challenge = state.authentication[id], challenge.consumedAt == nil, challenge.expiresAt > now
-            else { return false }
-            challenge.consumedAt = now
-            state.authentication[id] = challenge
-            return true
-        }
+        state.withLock { Self.consume(id, now: now, unexpiredOnly: true, in: &$0) }
+    }
+
+    /// Marks the challenge consumed at `now` if it is not yet (and, with `unexpiredOnly`, not expired).
+    private static func consume(_ id: ChallengeID, now: Date, unexpiredOnly: Bool, in state: inout State) -> Bool {
+        guard var challenge = state.authentication[id], challenge.consumedAt == nil,
+            !unexpiredOnly || challenge.expiresAt > now
+        else { return false }
+        challenge.consumedAt = now
+        state.authentication[id] = challenge
+        return true
     }
 }

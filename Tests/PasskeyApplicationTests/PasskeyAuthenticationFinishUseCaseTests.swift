@@ -132,6 +132,24 @@ import Testing
         #expect(f.sessions.all.isEmpty)
     }
 
+    /// One verdict per challenge: concurrent finishes can all read it before any consumes it;
+    /// a failing one that then finds it consumed by another answers as if it had come later.
+    @Test func aFailureThatLosesTheRaceForItsChallengeAnswersChallengeUnavailable() async throws {
+        let f = try await Fixture()
+        f.verifier.refuseAuthentications(.signatureInvalid)
+        let racing = SessionRaceVerifier(inner: f.verifier, challenges: f.challenges, challengeID: f.challenge.id)
+        let useCase = PasskeyAuthenticationFinishUseCase(
+            challenges: f.challenges, sessions: f.sessions, verifier: racing,
+            issuer: SessionIssuer(
+                tokens: SequentialTokenGenerator(), random: SequentialRandomGenerator(), lifetime: 60),
+            policy: f.policy, clock: f.clock)
+        await #expect(throws: PasskeyAuthenticationFinishError.challengeUnavailable) {
+            try await useCase.execute(challengeID: f.challenge.id, response: f.response())
+        }
+        #expect(f.consumed)
+        #expect(f.sessions.all.isEmpty)
+    }
+
     @Test func aCounterMovedByAConcurrentAssertionIsRefused() async throws {
         let f = try await Fixture()
         f.sessions.setStaleCounter(true)
@@ -160,5 +178,26 @@ import Testing
         #expect(!f.consumed)
         #expect(
             try await f.useCase.execute(challengeID: f.challenge.id, response: f.response()).session.method == .passkey)
+    }
+}
+
+/// A verifier that lets another finish consume the challenge while this one verifies, then
+/// answers like `inner`.
+private struct SessionRaceVerifier: CredentialVerifier {
+    let inner: ScriptedCredentialVerifier
+    let challenges: InMemoryChallengeRepository
+    let challengeID: ChallengeID
+
+    func verifyRegistration(_ response: RegistrationResponse, expectation: RegistrationExpectation)
+        throws(CredentialVerificationFailure) -> VerifiedRegistration
+    {
+        try inner.verifyRegistration(response, expectation: expectation)
+    }
+
+    func verifyAuthentication(_ response: AuthenticationResponse, expectation: AuthenticationExpectation)
+        throws(CredentialVerificationFailure) -> VerifiedAuthentication
+    {
+        _ = challenges.consumeForAssertion(id: challengeID, now: Date(timeIntervalSince1970: 0))
+        return try inner.verifyAuthentication(response, expectation: expectation)
     }
 }

@@ -157,6 +157,27 @@ import Testing
         }
     }
 
+    /// 16 concurrent forged finishes of one challenge: one verdict (401), the rest find it used.
+    @Test func sixteenConcurrentForgeriesOfOneChallengeGetOneVerdict() async throws {
+        try await withServer { server, _ in
+            let client = server.client
+            var passkey = try await enrolled(client)
+            let options = try await client.startSignIn()
+            let body = try passkey.assertionBody(options: options) { $0.corruptSignature = true }
+            let data = try JSONSerialization.data(withJSONObject: body)
+            let answers = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<16 {
+                    group.addTask {
+                        try await client.send("POST", "/v1/passkeys/authentications/finish", raw: Array(data)).code
+                    }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(answers.filter { $0 == "authentication-failed" }.count == 1)
+            #expect(answers.filter { $0 == "challenge-unavailable" }.count == 15)
+        }
+    }
+
     @Test func browserToJSONBodiesAndStandardBase64AreAccepted() async throws {
         try await withServer { server, _ in
             let client = server.client

@@ -103,11 +103,16 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
         }
     }
 
+    /// Uses the challenge up for a finish that failed after reading it. If a concurrent finish
+    /// consumed it meanwhile, this one answers as if it had come after that one
+    /// (`challenge-unavailable`): one verdict per challenge, as when consuming came first.
     private func consume(_ challengeID: ChallengeID, now: Date) async throws(PasskeyAuthenticationFinishError) {
+        let consumed: Bool
         do {
-            try await challenges.consumeAuthenticationChallenge(id: challengeID, now: now)
+            consumed = try await challenges.consumeAuthenticationChallenge(id: challengeID, now: now)
         } catch {
             throw .init(error)
         }
+        guard consumed else { throw .challengeUnavailable }
     }
 }

@@ -6,7 +6,7 @@ import CMicroHTTPD
 
 // libmicrohttpd's callbacks and the request flow. Every callback receives the server as an
 // unretained context pointer (the daemon never outlives the server) and the request's
-// `RequestContext` through `*req_cls`, retained from the URI callback to the completion callback.
+// `RequestState` through `*req_cls`, retained from the URI callback to the completion callback.
 extension HTTPServer {
     /// Starts the daemon with this server's callbacks (closure literals that capture nothing).
     func startDaemon(flags: UInt32, address: UnsafePointer<sockaddr>) -> OpaquePointer? {
@@ -30,7 +30,7 @@ extension HTTPServer {
                 if let connection { server.headDeadlines.awaitNextHead(UInt(bitPattern: connection)) }
                 guard let requestContext, let pointer = requestContext.pointee else { return }
                 requestContext.pointee = nil
-                let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
+                let context = Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue()
                 server.requestCompleted(context)
             },
             { server, connection, _, code in
@@ -62,14 +62,14 @@ extension HTTPServer {
     /// URI callback: a request line arrived. The result becomes the request's `*req_cls`.
     private func requestStarted(target: String) -> UnsafeMutableRawPointer {
         state.withLock { $0.openRequests += 1 }
-        return Unmanaged.passRetained(RequestContext(target: target)).toOpaque()
+        return Unmanaged.passRetained(RequestState(target: target)).toOpaque()
     }
 
     /// Completion callback: the response was sent, or the connection closed.
-    private func requestCompleted(_ context: RequestContext) {
+    private func requestCompleted(_ context: RequestState) {
         let slot = context.slot
         slot?.abandon()
-        state.withLock { state in
+        changeState { state in
             state.openRequests -= 1
             if let slot { state.suspended[ObjectIdentifier(slot)] = nil }
         }
@@ -83,12 +83,12 @@ extension HTTPServer {
         uploadSize: UnsafeMutablePointer<Int>, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let method = rawMethod.map { String(cString: $0) } ?? "GET"
-        let context: RequestContext
+        let context: RequestState
         if let pointer = requestContext.pointee {
-            context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
+            context = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
         } else {
             // Not expected (the URI callback runs first); the completion callback releases it.
-            context = RequestContext(target: "/")
+            context = RequestState(target: "/")
             state.withLock { $0.openRequests += 1 }
             requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
         }
@@ -126,7 +126,7 @@ extension HTTPServer {
             return .YES
         case .handling(let slot):
             guard let response = slot.takeResponse() else { return .YES }
-            state.withLock { _ = $0.suspended.removeValue(forKey: ObjectIdentifier(slot)) }
+            changeState { _ = $0.suspended.removeValue(forKey: ObjectIdentifier(slot)) }
             context.phase = .responded
             return queue(response, on: connection)
         case .responded:
@@ -136,7 +136,7 @@ extension HTTPServer {
     }
 
     /// Suspends the connection, then runs the handler in a task that resumes it when done.
-    private func startHandler(for context: RequestContext, method: String, connection: OpaquePointer) {
+    private func startHandler(for context: RequestState, method: String, connection: OpaquePointer) {
         let (path, query) = HTTPRequest.splitTarget(context.target)
         let request = HTTPRequest(
             method: method, path: path, query: query, headers: Self.headers(of: connection),

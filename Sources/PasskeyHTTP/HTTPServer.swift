@@ -35,6 +35,8 @@ package final class HTTPServer: Sendable {
         var diagnostics: [(message: String, errno: Int32)] = []
         /// Enforces `headDeadlines` while the daemon runs.
         var sweeper: Task<Void, Never>?
+        /// Callers of `waitUntil` waiting for a change of the state above (no polling).
+        var changeWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     let configuration: Configuration
@@ -138,7 +140,7 @@ package final class HTTPServer: Sendable {
             if resumed {
                 daemon.stop()
             }
-            state.withLock { state in
+            changeState { state in
                 state.phase = .stopped
                 state.sweeper?.cancel()
                 state.sweeper = nil
@@ -149,13 +151,46 @@ package final class HTTPServer: Sendable {
     /// Polls the state every 5 ms until `condition` holds or `deadline` passes (or the task is
     /// cancelled); returns whether the condition held.
     private func waitUntil(
-        _ deadline: ContinuousClock.Instant, _ condition: (borrowing State) -> Bool
+        _ deadline: ContinuousClock.Instant, _ condition: @escaping (borrowing State) -> Bool
     ) async -> Bool {
-        while true {
-            if state.withLock({ condition($0) }) { return true }
-            if ContinuousClock.now >= deadline || Task.isCancelled { return false }
-            try? await Task.sleep(for: .milliseconds(5))
+        // Woken by every change that can make a condition true (`changeState`), by the deadline
+        // and by cancellation; then the condition is looked at again.
+        let timer = Task { [self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            wakeWaiters()
         }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            while true {
+                if state.withLock({ condition($0) }) { return true }
+                if ContinuousClock.now >= deadline || Task.isCancelled { return false }
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let registered = state.withLock { state in
+                        // Registered under the lock that every change takes: no wake-up is lost.
+                        guard !condition(state), ContinuousClock.now < deadline else { return false }
+                        state.changeWaiters.append(continuation)
+                        return true
+                    }
+                    if !registered { continuation.resume() }
+                }
+            }
+        } onCancel: {
+            wakeWaiters()
+        }
+    }
+
+    /// Changes the state and wakes whoever waits in `waitUntil`, so they look again.
+    func changeState(_ change: (inout State) -> Void) {
+        let waiters = state.withLock { state in
+            change(&state)
+            defer { state.changeWaiters = [] }
+            return state.changeWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func wakeWaiters() {
+        changeState { _ in }
     }
 
     /// Starts libmicrohttpd on the configured address.

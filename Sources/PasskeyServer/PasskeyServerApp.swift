@@ -17,8 +17,8 @@ final class PasskeyServerApp: Sendable {
     let logger: Logger
     let metrics: Metrics
     let router: Router
+    let pipeline: RequestPipeline
     let maintenance: PostgresMaintenanceRepository
-    private let addresses: ClientAddressResolver
 
     init(
         configuration: ServerConfiguration, migrations: MigrationRunner, openAPI: [UInt8]?,
@@ -64,160 +64,110 @@ final class PasskeyServerApp: Sendable {
             signupWindowSeconds: Int(policy.passwordFailureWindow))
         // One gate for every kind of attempt: passwords and recovery codes share their limits.
         let gate = AttemptGate()
-        let support = ControllerSupport(
-            bearer: BearerAuthenticationUseCase(sessions: sessions, tokens: tokens, clock: clock), logger: logger,
-            metrics: metrics)
+        let ceremonies = CeremonyRecorder(logger: logger, metrics: metrics)
+        let runner = HandlerRunner(
+            bearer: BearerAuthenticationUseCase(sessions: sessions, tokens: tokens, clock: clock),
+            recentSignIn: RecentSignInRequirement(policy: policy, clock: clock), logger: logger)
 
-        let password = PasswordController(
-            support: support,
+        // Each controller registers its own routes under their kinds: the endpoints of one
+        // resource path are in one file, named for the path.
+        var routes = Routes(runner: runner)
+        AccountsController(
             registration: PasswordAccountRegistrationUseCase(
-                accounts: accounts, hasher: hasher, limiter: limiter, clock: clock),
+                accounts: accounts, hasher: hasher, limiter: limiter, clock: clock)
+        ).register(in: &routes)
+        SessionsController(
             authentication: PasswordAuthenticationUseCase(
                 accounts: accounts, sessions: sessions, rateLimits: rateLimits, hasher: hasher, issuer: issuer,
                 policy: policy, clock: clock, gate: gate),
-            signOut: SignOutUseCase(sessions: sessions, clock: clock))
-        let registration = PasskeyRegistrationController(
-            support: support,
+            signOut: SignOutUseCase(sessions: sessions, clock: clock), ceremonies: ceremonies
+        ).register(in: &routes)
+        PasskeyRegistrationsController(
             start: PasskeyRegistrationStartUseCase(
                 accounts: accounts, challenges: challenges, limiter: limiter, random: random, policy: policy,
                 clock: clock),
             finish: PasskeyRegistrationFinishUseCase(
                 challenges: challenges, passkeys: passkeys, verifier: verifier, names: names, policy: policy,
                 clock: clock),
-            relyingPartyName: policy.relyingPartyName)
-        let accountRegistration = PasskeyAccountRegistrationController(
-            support: support,
+            ceremonies: ceremonies
+        ).register(in: &routes)
+        PasskeyAccountRegistrationsController(
             start: PasskeyAccountRegistrationStartUseCase(
                 registrations: registrations, limiter: limiter, random: random, policy: policy, clock: clock),
             finish: PasskeyAccountRegistrationFinishUseCase(
                 registrations: registrations, verifier: verifier, names: names, issuer: issuer, policy: policy,
-                clock: clock))
-        let authentication = PasskeyAuthenticationController(
-            support: support,
+                clock: clock),
+            ceremonies: ceremonies
+        ).register(in: &routes)
+        PasskeyAuthenticationsController(
             start: PasskeyAuthenticationStartUseCase(
                 challenges: challenges, limiter: limiter, random: random, policy: policy, clock: clock),
             finish: PasskeyAuthenticationFinishUseCase(
                 challenges: challenges, sessions: sessions, verifier: verifier, issuer: issuer, policy: policy,
-                clock: clock))
-        let account = AccountController(
-            support: support, query: AccountQueryUseCase(accounts: accounts),
+                clock: clock),
+            ceremonies: ceremonies
+        ).register(in: &routes)
+        PasskeysController(
             list: PasskeyListUseCase(passkeys: passkeys), rename: PasskeyRenameUseCase(passkeys: passkeys),
-            deletion: PasskeyDeletionUseCase(passkeys: passkeys, policy: policy, clock: clock),
+            deletion: PasskeyDeletionUseCase(passkeys: passkeys, policy: policy, clock: clock)
+        ).register(in: &routes)
+        AccountController(
+            query: AccountQueryUseCase(accounts: accounts),
             passwordRemoval: PasswordRemovalUseCase(accounts: accounts, policy: policy, clock: clock),
-            accountDeletion: AccountDeletionUseCase(accounts: accounts, policy: policy, clock: clock))
-        let recovery = RecoveryController(
-            support: support,
+            accountDeletion: AccountDeletionUseCase(accounts: accounts, policy: policy, clock: clock), logger: logger
+        ).register(in: &routes)
+        AccountRecoveryCodesController(
             creation: RecoveryCodeSetCreationUseCase(
                 recoveryCodes: recoveryCodes, random: random, digester: digester, policy: policy, clock: clock),
-            signIn: RecoverySignInUseCase(
+            logger: logger
+        ).register(in: &routes)
+        AccountSessionsController(
+            list: SessionListUseCase(sessions: sessions, clock: clock),
+            end: SessionEndUseCase(sessions: sessions, clock: clock)
+        ).register(in: &routes)
+        RecoverySessionsController(
+            authentication: RecoverySignInUseCase(
                 recoveryCodes: recoveryCodes, rateLimits: rateLimits, digester: digester, issuer: issuer,
-                policy: policy,
-                clock: clock, gate: gate))
-        let sessionManagement = SessionController(
-            support: support, list: SessionListUseCase(sessions: sessions, clock: clock),
-            end: SessionEndUseCase(sessions: sessions, clock: clock))
-        let operations = OperationsController(
-            maintenance: maintenance, metrics: metrics, wellKnown: WellKnownDocuments(configuration: configuration),
-            openAPI: openAPI, metricsTokenDigest: configuration.metricsToken.map { Digest.sha256(Array($0.utf8)) },
-            passwordHashing: { hasher.metrics })
-
-        // Each controller registers its own routes: its endpoints are in one file.
-        var router = Router()
-        password.register(in: &router)
-        registration.register(in: &router)
-        accountRegistration.register(in: &router)
-        authentication.register(in: &router)
-        account.register(in: &router)
-        recovery.register(in: &router)
-        sessionManagement.register(in: &router)
-        operations.register(in: &router)
+                policy: policy, clock: clock, gate: gate),
+            ceremonies: ceremonies, logger: logger
+        ).register(in: &routes)
+        OperationsController(
+            maintenance: maintenance, metrics: metrics, openAPI: openAPI,
+            metricsTokenDigest: configuration.metricsToken.map { Digest.sha256(Array($0.utf8)) },
+            passwordHashing: { hasher.metrics }
+        ).register(in: &routes)
+        let wellKnown: WellKnownDocuments
+        do {
+            wellKnown = try WellKnownDocuments(configuration: configuration)
+        } catch {
+            throw ConfigurationError(variable: "PASSKEY_APPLE_APP_IDS", problem: "cannot be encoded (\(error))")
+        }
+        WellKnownController(documents: wellKnown).register(in: &routes)
         if configuration.webClientEnabled {
-            WebClientController(files: webClient).register(in: &router)
+            WebClientController(files: webClient).register(in: &routes)
         }
 
+        // The pipeline, outermost first: every request passes each of these, in this order.
+        let router = routes.router
+        self.pipeline = RequestPipeline(
+            [
+                RequestIDMiddleware(),
+                ClientAddressMiddleware(resolver: ClientAddressResolver(trustedProxies: configuration.trustedProxies)),
+                AccessLogMiddleware(logger: logger),
+                MetricsMiddleware(metrics: metrics),
+                CacheControlMiddleware(),
+                CORSMiddleware(allowedOrigins: configuration.corsAllowedOrigins, methods: router.methods(for:)),
+                HeadMiddleware(),
+            ], router: router)
+        self.router = router
         self.pool = pool
         self.logger = logger
         self.metrics = metrics
-        self.router = router
         self.maintenance = maintenance
-        self.addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
     }
 
-    /// Every request passes here: request ID, client address, CORS, routing, access log, metrics.
+    /// Every request passes here: the pipeline (`Pipeline/`), then the router.
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        let started = ContinuousClock.now
-        let requestID = Self.requestID(request.header("x-request-id"))
-        let client = addresses.resolve(
-            peer: request.remoteAddress,
-            forwardedFor: request.headers.filter { $0.name == "x-forwarded-for" }.map(\.value))
-        let method = request.method == "HEAD" ? "GET" : request.method
-        var routeLabel = "unmatched"
-        var response: HTTPResponse
-        if request.method == "OPTIONS" {
-            response = preflight(request)
-        } else {
-            switch router.match(method: method, path: request.path) {
-            case .found(let route, let parameters):
-                routeLabel = route.pattern
-                let context = RequestContext(
-                    request: request, requestID: requestID, clientAddress: client,
-                    rateLimitKey: ClientAddressResolver.rateLimitKey(for: client), route: route.pattern,
-                    pathParameters: parameters)
-                response = await route.handler(context)
-            case .methodNotAllowed(let allow):
-                response = Problem.methodNotAllowed(allow: allow).response
-            case .notFound:
-                response = Problem.notFound.response
-            }
-        }
-        if request.method == "HEAD" { response.body = [] }
-        response.headers.append(("X-Request-ID", requestID))
-        // API answers are never cached; the web client's files bring their own policy.
-        if !response.headers.contains(where: { $0.name.lowercased() == "cache-control" }) {
-            response.headers.append(("Cache-Control", "no-store"))
-        }
-        if let origin = request.header("origin"), configuration.corsAllowedOrigins.contains(origin) {
-            response.headers.append(("Access-Control-Allow-Origin", origin))
-            response.headers.append(("Vary", "Origin"))
-        }
-        let elapsed = (ContinuousClock.now - started).components
-        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-        // Labels stay bounded whatever clients send: known methods, route patterns, "unmatched".
-        let methodLabel = Self.knownMethods.contains(request.method) ? request.method : "OTHER"
-        metrics.recordRequest(route: routeLabel, method: methodLabel, status: response.status, seconds: seconds)
-        // Built only when it will be written: at LOG_LEVEL=warning this costs nothing.
-        if logger.level <= .info {
-            logger.info([
-                "event": "request", "method": methodLabel, "route": routeLabel, "status": String(response.status),
-                "duration_ms": String(Double(Int((seconds * 1_000_000).rounded())) / 1000), "client": client,
-                "request_id": requestID,
-            ])
-        }
-        return response
-    }
-
-    /// CORS preflight: allowed origins get the methods of the path; others get no CORS headers.
-    private func preflight(_ request: HTTPRequest) -> HTTPResponse {
-        let methods = router.methods(for: request.path)
-        guard !methods.isEmpty else { return Problem.notFound.response }
-        var response = HTTPResponse(status: 204, headers: [("Allow", (methods + ["OPTIONS"]).joined(separator: ", "))])
-        if let origin = request.header("origin"), configuration.corsAllowedOrigins.contains(origin) {
-            response.headers.append(("Access-Control-Allow-Methods", methods.joined(separator: ", ")))
-            response.headers.append(("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-ID"))
-            response.headers.append(("Access-Control-Max-Age", "600"))
-        }
-        return response
-    }
-
-    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-
-    /// A client's `X-Request-ID` when it is a short token, else a new UUID.
-    static func requestID(_ given: String?) -> String {
-        if let given, (1...64).contains(given.count),
-            given.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-        {
-            return given
-        }
-        return UUID().uuidString.lowercased()
+        await pipeline.respond(to: request)
     }
 }

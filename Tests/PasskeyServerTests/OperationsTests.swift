@@ -92,7 +92,7 @@ import Testing
                     documented.insert("\(method.uppercased()) \(path)")
                 }
             }
-            let routed = Set(server.app.router.routes.map { "\($0.method) \($0.pattern)" })
+            let routed = Set(server.app.router.routes.map { "\($0.method.rawValue) \($0.pattern)" })
             #expect(documented == routed)
             let yaml = try await server.client.send("GET", "/openapi.yaml")
             #expect(yaml.headers["content-type"] == "application/yaml")

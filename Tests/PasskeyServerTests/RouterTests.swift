@@ -10,12 +10,12 @@ import Testing
 @Suite struct RouterTests {
     private static func router() -> Router {
         var router = Router()
-        let ok: RouteHandler = { _ in HTTPResponse(status: 200) }
-        router.add("POST", "/v1/passkeys/registrations", ok)
-        router.add("POST", "/v1/passkeys/authentications", ok)
-        router.add("GET", "/v1/passkeys", ok)
-        router.add("PATCH", "/v1/passkeys/{credentialID}", ok)
-        router.add("DELETE", "/v1/passkeys/{credentialID}", ok)
+        let ok: Responder = { _, _ in HTTPResponse(status: 200) }
+        router.add(.post, "/v1/passkeys/registrations", ok)
+        router.add(.post, "/v1/passkeys/authentications", ok)
+        router.add(.get, "/v1/passkeys", ok)
+        router.add(.patch, "/v1/passkeys/{credentialID}", ok)
+        router.add(.delete, "/v1/passkeys/{credentialID}", ok)
         return router
     }
 
@@ -27,14 +27,14 @@ import Testing
             return
         }
         #expect(allow == ["POST", "OPTIONS"])
-        #expect(router.methods(for: "/v1/passkeys/authentications") == ["POST"])
+        #expect(router.methods(for: "/v1/passkeys/authentications") == [.post])
         guard case .found(let route, let parameters) = router.match(method: "DELETE", path: "/v1/passkeys/AbC") else {
             Issue.record("a credential ID did not reach the deletion")
             return
         }
         #expect(route.pattern == "/v1/passkeys/{credentialID}")
-        #expect(parameters == ["AbC"])
-        #expect(router.methods(for: "/v1/passkeys/AbC") == ["PATCH", "DELETE"])
+        #expect(parameters["credentialID"] == "AbC")
+        #expect(router.methods(for: "/v1/passkeys/AbC") == [.patch, .delete])
     }
 
     @Test func theRealServerAnswersTheLiteralRoutesMethods() async throws {

@@ -4,16 +4,14 @@ internal import PasskeyWire
 
 /// Turns a registration finish body (flattened fields or `credential` = toJSON()) into the
 /// verifier's input. Everything here is refused before any challenge is consumed.
-struct RegistrationBodyParser: Sendable {
-    let support: ControllerSupport
-
+enum RegistrationBodyParser {
     struct Parsed {
         let response: RegistrationResponse
         let residentKey: Bool?
         let name: PasskeyName?
     }
 
-    func parse(_ body: RegistrationFinishRequestBody) throws(Problem) -> Parsed {
+    static func parse(_ body: RegistrationFinishRequestBody) throws(Problem) -> Parsed {
         let fields = try body.credentialFields()
         let credentialID = try fields.required(fields.credentialID, "credentialID")
         let clientDataJSON = try fields.required(fields.clientDataJSON, "clientDataJSON")
@@ -26,10 +24,10 @@ struct RegistrationBodyParser: Sendable {
             name = parsed
         }
         let response = RegistrationResponse(
-            credentialID: try support.bytes(credentialID, field: "credentialID"),
-            clientDataJSON: try support.bytes(clientDataJSON, field: "clientDataJSON"),
-            attestationObject: try support.bytes(attestationObject, field: "attestationObject"),
-            transports: try support.transports(transports))
+            credentialID: try BodyField.bytes(credentialID, field: "credentialID"),
+            clientDataJSON: try BodyField.bytes(clientDataJSON, field: "clientDataJSON"),
+            attestationObject: try BodyField.bytes(attestationObject, field: "attestationObject"),
+            transports: try BodyField.transports(transports))
         guard !response.credentialID.isEmpty else { throw Problem.invalidRequest("credentialID is empty.") }
         return Parsed(response: response, residentKey: residentKey, name: name)
     }

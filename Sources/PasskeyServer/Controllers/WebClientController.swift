@@ -15,21 +15,21 @@ struct WebClientController: Sendable {
     static let indexCacheControl = "no-cache"
     static let assetCacheControl = "public, max-age=300"
 
-    func register(in router: inout Router) {
-        router.add("GET", "/", index(_:))
-        router.add("GET", "/assets/{file}", asset(_:))
+    func register(in routes: inout Routes) {
+        routes.anyone(.get, "/", index)
+        routes.anyone(.get, "/assets/{file}", asset)
     }
 
-    func index(_ context: RequestContext) async -> HTTPResponse {
-        guard let files else { return Problem.notFound.response }
-        return Self.response(files.index, cacheControl: Self.indexCacheControl, request: context.request)
+    @Sendable func index(_ request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {
+        guard let files else { throw Problem.notFound }
+        return Self.response(files.index, cacheControl: Self.indexCacheControl, request: request)
     }
 
-    func asset(_ context: RequestContext) async -> HTTPResponse {
-        guard let files, let name = context.pathParameters.first, let file = files.assets[name] else {
-            return Problem.notFound.response
+    @Sendable func asset(_ request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {
+        guard let files, let name = context.parameters["file"], let file = files.assets[name] else {
+            throw Problem.notFound
         }
-        return Self.response(file, cacheControl: Self.assetCacheControl, request: context.request)
+        return Self.response(file, cacheControl: Self.assetCacheControl, request: request)
     }
 
     private static func response(_ file: StaticFile, cacheControl: String, request: HTTPRequest) -> HTTPResponse {

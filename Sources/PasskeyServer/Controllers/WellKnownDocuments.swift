@@ -7,7 +7,9 @@ struct WellKnownDocuments: Sendable {
     let relatedOrigins: [UInt8]?
     let passkeyEndpoints: [UInt8]?
 
-    init(configuration: ServerConfiguration) {
+    /// Encoding these plain values cannot fail in practice; if it did, the server would not start
+    /// (the error names the cause) rather than serve a broken document.
+    init(configuration: ServerConfiguration) throws {
         struct AASA: Encodable {
             struct Credentials: Encodable { let apps: [String] }
             let webcredentials: Credentials
@@ -28,18 +30,19 @@ struct WellKnownDocuments: Sendable {
         }
         appleAppSiteAssociation =
             configuration.appleAppIDs.isEmpty
-            ? nil : WireJSON.body(AASA(webcredentials: .init(apps: configuration.appleAppIDs)))
+            ? nil : try WireJSON.body(AASA(webcredentials: .init(apps: configuration.appleAppIDs)))
         assetLinks =
             configuration.androidApps.isEmpty
             ? nil
-            : WireJSON.body(
+            : try WireJSON.body(
                 configuration.androidApps.map {
                     Statement(target: .init(package_name: $0.packageName, sha256_cert_fingerprints: [$0.fingerprint]))
                 })
         relatedOrigins =
-            configuration.relatedOrigins.isEmpty ? nil : WireJSON.body(Origins(origins: configuration.relatedOrigins))
+            configuration.relatedOrigins.isEmpty
+            ? nil : try WireJSON.body(Origins(origins: configuration.relatedOrigins))
         passkeyEndpoints =
             configuration.enrollURL == nil && configuration.manageURL == nil
-            ? nil : WireJSON.body(Endpoints(enroll: configuration.enrollURL, manage: configuration.manageURL))
+            ? nil : try WireJSON.body(Endpoints(enroll: configuration.enrollURL, manage: configuration.manageURL))
     }
 }

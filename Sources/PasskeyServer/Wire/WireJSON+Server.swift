@@ -2,10 +2,9 @@ internal import Foundation
 internal import PasskeyWire
 
 extension WireJSON {
-    /// A response body; encoding the server's own value types cannot fail (an empty object is
-    /// the safe fallback).
-    static func body<T: Encodable>(_ value: T) -> [UInt8] {
-        (try? Array(encode(value))) ?? Array("{}".utf8)
+    /// A response body; a failure to encode is thrown with its cause (`HTTPResponse.json`).
+    static func body<T: Encodable>(_ value: T) throws -> [UInt8] {
+        Array(try encode(value))
     }
 
     /// A body with a hand-written writer (the passkey sign-in path's): the same bytes, without
@@ -16,7 +15,8 @@ extension WireJSON {
         return writer.bytes
     }
 
-    /// A request body; nil when it is not valid JSON of the expected shape.
+    /// A request body; nil when it is not valid JSON of the expected shape (a 400, whose cause
+    /// the client's own body is: nothing for the operator's log).
     static func request<T: Decodable>(_ type: T.Type, from body: [UInt8]) -> T? {
         try? decode(type, from: Data(body))
     }

@@ -91,8 +91,13 @@ struct Problem: Error, Sendable {
     }
 
     var response: HTTPResponse {
-        let body = WireJSON.body(
-            ProblemDetails(title: Self.phrase(status), status: status, detail: detail, code: code, reason: reason))
+        let details = ProblemDetails(
+            title: Self.phrase(status), status: status, detail: detail, code: code, reason: reason)
+        // A problem is the last answer there is: should encoding these few strings ever fail,
+        // the client still gets the status with a minimal problem body (deliberately no throw).
+        let body =
+            (try? WireJSON.body(details))
+            ?? Array(#"{"type":"about:blank","status":\#(status),"code":"\#(code.rawValue)"}"#.utf8)
         return HTTPResponse(
             status: status, headers: [("Content-Type", "application/problem+json")] + headers, body: body)
     }

@@ -11,3 +11,19 @@ protocol CeremonyFailure: ProblemConvertible {
     /// `reason` (camelCase, the same in log and metric).
     var failure: (step: String, reason: String) { get }
 }
+
+extension Problem: ProblemConvertible {
+    var problem: Problem { self }
+}
+
+extension Problem {
+    /// The answer to whatever a handler threw: a mapped error's problem, else a 500 whose cause
+    /// is the error itself (logged, never sent).
+    init(_ error: any Error) {
+        if let convertible = error as? any ProblemConvertible {
+            self = convertible.problem
+        } else {
+            self = .internalFailure(cause: String(describing: error))
+        }
+    }
+}

@@ -1,29 +1,18 @@
 internal import PasskeyHTTP
 
-/// What a handler receives: the request, its ID, the client address, the matched route and
-/// path parameters.
-struct RequestContext: Sendable {
-    let request: HTTPRequest
-    let requestID: String
-    /// The client as `ClientAddressResolver` found it (for logs).
-    let clientAddress: String
-    /// What per-address limits count: the address, or its /64 for IPv6.
-    let rateLimitKey: String
-    /// The route pattern, e.g. `/v1/passkeys/{credentialID}`.
-    var route: String = "unmatched"
-    var pathParameters: [String] = []
-}
-
-typealias RouteHandler = @Sendable (RequestContext) async -> HTTPResponse
+/// What the router calls for a matched route: the request and its context (with the route's
+/// parameters); the route kind around the handler has already authenticated and mapped errors.
+typealias Responder = @Sendable (HTTPRequest, RequestContext) async -> HTTPResponse
 
 /// A small router: literal segments and `{parameter}` segments. A known path with another
-/// method is 405 with `Allow`; an unknown path is 404.
+/// method is 405 with `Allow`; an unknown path is 404. It is the innermost step of the pipeline.
 struct Router: Sendable {
     struct Route: Sendable {
-        let method: String
+        let method: HTTPMethod
         let pattern: String
         let segments: [Substring]
-        let handler: RouteHandler
+        let parameterNames: [String]
+        let responder: Responder
     }
 
     private(set) var routes: [Route] = []
@@ -31,14 +20,17 @@ struct Router: Sendable {
     /// literal route is the most specific match there is), so most requests skip the scan.
     private var literalRoutes: [String: [Route]] = [:]
 
-    mutating func add(_ method: String, _ pattern: String, _ handler: @escaping RouteHandler) {
-        let route = Route(method: method, pattern: pattern, segments: pattern.split(separator: "/"), handler: handler)
+    mutating func add(_ method: HTTPMethod, _ pattern: String, _ responder: @escaping Responder) {
+        let segments = pattern.split(separator: "/")
+        let names = segments.filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
+        let route = Route(
+            method: method, pattern: pattern, segments: segments, parameterNames: names, responder: responder)
         routes.append(route)
-        if !pattern.contains("{") { literalRoutes[pattern, default: []].append(route) }
+        if names.isEmpty { literalRoutes[pattern, default: []].append(route) }
     }
 
     enum Match {
-        case found(Route, parameters: [String])
+        case found(Route, parameters: PathParameters)
         case methodNotAllowed(allow: [String])
         case notFound
     }
@@ -46,24 +38,24 @@ struct Router: Sendable {
     func match(method: String, path: String) -> Match {
         guard path.hasPrefix("/") else { return .notFound }
         let candidates =
-            literalRoutes[path].map { $0.map { (route: $0, parameters: [String]()) } }
+            literalRoutes[path].map { $0.map { (route: $0, values: [String]()) } }
             ?? bestMatches(for: Self.segments(of: path))
-        if let (route, parameters) = candidates.first(where: { $0.route.method == method }) {
-            return .found(route, parameters: parameters)
+        if let (route, values) = candidates.first(where: { $0.route.method.rawValue == method }) {
+            return .found(route, parameters: PathParameters(names: route.parameterNames, values: values))
         }
         var allowed = candidates.map(\.route.method)
         if allowed.isEmpty { return .notFound }
-        if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
-        return .methodNotAllowed(allow: allowed + ["OPTIONS"])
+        if allowed.contains(.get), !allowed.contains(.head) { allowed.append(.head) }
+        return .methodNotAllowed(allow: (allowed + [.options]).map(\.rawValue))
     }
 
     /// The routes matching `segments` whose patterns are the most specific: at the first segment
     /// where two matching patterns differ, a literal beats a `{parameter}`. So
     /// `/v1/passkeys/registrations` belongs to its literal route alone and is never taken for
     /// `/v1/passkeys/{credentialID}` with "registrations" as the ID.
-    private func bestMatches(for segments: [Substring]) -> [(route: Route, parameters: [String])] {
+    private func bestMatches(for segments: [Substring]) -> [(route: Route, values: [String])] {
         let matching = routes.compactMap { route in
-            Self.parameters(of: route.segments, in: segments).map { (route: route, parameters: $0) }
+            Self.parameters(of: route.segments, in: segments).map { (route: route, values: $0) }
         }
         func literals(_ route: Route) -> [Bool] { route.segments.map { !$0.hasPrefix("{") } }
         guard let best = matching.map({ literals($0.route) }).max(by: { Self.lessSpecific($0, $1) }) else {
@@ -101,7 +93,23 @@ struct Router: Sendable {
     }
 
     /// The methods a path supports (for CORS preflight), empty when unknown.
-    func methods(for path: String) -> [String] {
+    func methods(for path: String) -> [HTTPMethod] {
         bestMatches(for: Self.segments(of: path)).map(\.route.method)
+    }
+
+    /// Answers a request: the matched route's responder, else 405 or 404. Records the matched
+    /// pattern for the middlewares outside.
+    func respond(to request: HTTPRequest, context: RequestContext) async -> HTTPResponse {
+        switch match(method: request.method, path: request.path) {
+        case .found(let route, let parameters):
+            context.endpoint.set(route.pattern)
+            var context = context
+            context.parameters = parameters
+            return await route.responder(request, context)
+        case .methodNotAllowed(let allow):
+            return Problem.methodNotAllowed(allow: allow).response
+        case .notFound:
+            return Problem.notFound.response
+        }
     }
 }

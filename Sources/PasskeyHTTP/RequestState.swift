@@ -4,7 +4,7 @@
 /// request-completed callback. libmicrohttpd calls every callback of one connection on that
 /// connection's worker thread, so this class needs no lock; only `ResponseSlot` crosses to the
 /// handler's task.
-final class RequestContext {
+final class RequestState {
     /// Where the request is in its life.
     enum Phase {
         /// The request line is known; headers are being read.

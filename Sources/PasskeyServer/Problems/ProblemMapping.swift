@@ -178,3 +178,21 @@ enum ProblemMapping {
             detail: "The authenticator's response could not be verified.", reason: failure.reason)
     }
 }
+
+extension BearerAuthenticationError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
+        case .unauthorized: .unauthorized
+        case .unavailable: .unavailable
+        case .internalFailure(let cause): .internalFailure(cause: cause)
+        }
+    }
+}
+
+extension RecentSignInError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
+        case .reauthenticationRequired: .reauthenticationRequired
+        }
+    }
+}

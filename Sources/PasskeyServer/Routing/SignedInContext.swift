@@ -1,0 +1,14 @@
+internal import PasskeyApplication
+
+/// The context of a route that needs a signed-in caller: the request's context and the live
+/// session behind its bearer token. Handlers of such routes never authenticate themselves; the
+/// route kind (`Routes.signedIn`, `Routes.recentSignIn`) did it before calling them.
+@dynamicMemberLookup
+struct SignedInContext: Sendable {
+    let request: RequestContext
+    let session: ActiveSession
+
+    subscript<T>(dynamicMember keyPath: KeyPath<RequestContext, T>) -> T {
+        request[keyPath: keyPath]
+    }
+}

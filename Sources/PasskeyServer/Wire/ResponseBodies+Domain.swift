@@ -1,0 +1,24 @@
+internal import PasskeyApplication
+internal import PasskeyDomain
+internal import PasskeyWire
+
+// Domain values as the contract's response bodies.
+
+extension SessionResponseBody {
+    init(_ issued: IssuedSession) {
+        self.init(
+            accessToken: issued.accessToken, expiresAt: issued.expiresAt, accountID: issued.account.id.description,
+            displayName: issued.account.displayName.value, method: issued.method.rawValue)
+    }
+}
+
+extension PasskeyResponseBody {
+    init(_ credential: PasskeyCredential) {
+        self.init(
+            credentialID: Base64URL.encode(credential.id.bytes), name: credential.name.value,
+            createdAt: credential.createdAt, lastUsedAt: credential.lastUsedAt,
+            backupEligible: credential.backupEligible, backupState: credential.backupState,
+            transports: credential.transports, aaguid: credential.aaguid.description,
+            attestationFormat: credential.attestationFormat)
+    }
+}

@@ -78,6 +78,11 @@ let package = Package(
             name: "PasskeyServerTests",
             dependencies: ["PasskeyServer", "PasskeyTestSupport", "PasskeyClient", "PasskeyWire"],
             swiftSettings: strict),
+        // The client's unit tests (a stubbed URLSession) and its end-to-end flows against the built
+        // `passkey-server` executable, reached only over HTTP as an app reaches it.
+        .testTarget(
+            name: "PasskeyClientTests", dependencies: ["PasskeyClient", "PasskeyTestSupport", "PasskeyWire"],
+            swiftSettings: strict),
         .testTarget(name: "PasskeyWireTests", dependencies: ["PasskeyWire"], swiftSettings: strict),
         .testTarget(name: "PasskeyHTTPTests", dependencies: ["PasskeyHTTP"], swiftSettings: strict),
         .testTarget(

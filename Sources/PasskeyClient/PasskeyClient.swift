@@ -46,11 +46,13 @@ public final class PasskeyClient: Sendable {
         _ method: String, _ path: String, body: (any Encodable & Sendable)? = nil,
         authorization: Authorization = .none, expecting: Response.Type
     ) async throws(PasskeyClientError) -> Response {
-        let data = try await exchange(method, path, body: body, authorization: authorization)
+        let (data, status) = try await exchange(method, path, body: body, authorization: authorization)
         do {
             return try WireJSON.decode(Response.self, from: data)
         } catch {
-            throw .unexpectedResponse("the answer is not the contract's \(Response.self)")
+            throw .unexpectedResponse(
+                "the answer is not the contract's \(Response.self)", status: status,
+                cause: DecodingFailure.describe(error))
         }
     }
 
@@ -62,9 +64,10 @@ public final class PasskeyClient: Sendable {
         _ = try await exchange(method, path, body: body, authorization: authorization)
     }
 
+    /// The body and status of a 2xx answer.
     private func exchange(
         _ method: String, _ path: String, body: (any Encodable & Sendable)?, authorization: Authorization
-    ) async throws(PasskeyClientError) -> Data {
+    ) async throws(PasskeyClientError) -> (body: Data, status: Int) {
         guard let url = URL(string: path, relativeTo: baseURL) else { throw .unexpectedResponse("bad path \(path)") }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -73,7 +76,7 @@ public final class PasskeyClient: Sendable {
             do {
                 request.httpBody = try WireJSON.encode(body)
             } catch {
-                throw .unexpectedResponse("the request body could not be encoded")
+                throw .unexpectedResponse("the request body could not be encoded", cause: "\(error)")
             }
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
@@ -98,6 +101,6 @@ public final class PasskeyClient: Sendable {
             throw PasskeyClientError(
                 status: http.statusCode, body: data, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
         }
-        return data
+        return (data, http.statusCode)
     }
 }

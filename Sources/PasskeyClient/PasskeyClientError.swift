@@ -11,8 +11,12 @@ public enum PasskeyClientError: Error, Sendable, Hashable {
     case cancelled
     /// The request did not reach the server or its answer did not arrive (URLSession's error).
     case transport(String)
-    /// The answer is not what the contract says (wrong shape, not problem+json on an error).
-    case unexpectedResponse(String)
+    /// The answer is not what the contract says (wrong shape, not problem+json on an error, a
+    /// code this client does not know). `status` is the answer's HTTP status when one arrived;
+    /// `cause` says why it was refused (the decoder's account: which key is missing, which value
+    /// has the wrong type, or that the body is not JSON), so an app developer can see what the
+    /// server (or a proxy in front of it) sent.
+    case unexpectedResponse(String, status: Int? = nil, cause: String? = nil)
 
     /// The contract's error code, when the server gave one.
     public var code: ErrorCode? {
@@ -22,8 +26,19 @@ public enum PasskeyClientError: Error, Sendable, Hashable {
 
     /// Builds the error for a non-2xx answer.
     init(status: Int, body: Data, retryAfter: String?) {
-        guard let problem = try? WireJSON.decode(ProblemDetails.self, from: body), let code = problem.errorCode else {
-            self = .unexpectedResponse("HTTP \(status) without a problem+json body of the contract")
+        let problem: ProblemDetails
+        do {
+            problem = try WireJSON.decode(ProblemDetails.self, from: body)
+        } catch {
+            self = .unexpectedResponse(
+                "HTTP \(status) without a problem+json body of the contract", status: status,
+                cause: DecodingFailure.describe(error))
+            return
+        }
+        guard let code = problem.errorCode else {
+            self = .unexpectedResponse(
+                "HTTP \(status) with a code this client does not know", status: status,
+                cause: "code \"\(problem.code)\": \(problem.detail)")
             return
         }
         self = .server(

@@ -9,15 +9,7 @@ import Testing
     private var executable: String { Self.executablePath }
 
     /// The built executable (next to the test bundle).
-    static var executablePath: String {
-        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("passkey-server").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return PackagePaths.root.appendingPathComponent(".build/debug/passkey-server").path
-    }
+    static var executablePath: String { PackagePaths.serverExecutable }
 
     private func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
         status: Int32, output: String

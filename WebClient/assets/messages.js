@@ -1,6 +1,10 @@
 // Every problem+json `code` of the contract, and every WebAuthn error name, as a sentence a
 // person can act on. The server's `detail` is never shown: it is for developers.
 
+// The server's own AAGUID → provider name table (KnownAuthenticatorNames.swift), served as a
+// module it makes when it loads the web client; it names new passkeys the same way.
+import { AUTHENTICATORS } from "./authenticator-names.js";
+
 const CODES = {
   "invalid-request": "Something in the form is not valid. Check the email address and name (1–64 characters).",
   "weak-password": "Choose a longer password: at least 8 characters.",
@@ -56,24 +60,6 @@ export function messageForCeremony(error, ceremony, rpId) {
       return "The passkey request failed in the browser.";
   }
 }
-
-/** Known AAGUIDs → provider names (the server's own list names new passkeys the same way). */
-const AUTHENTICATORS = {
-  "fbfc3007-154e-4ecc-8c0b-6e020557d7bd": "iCloud Keychain",
-  "dd4ec289-e01d-41c9-bb89-70fa845d4bf2": "iCloud Keychain (Managed)",
-  "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4": "Google Password Manager",
-  "adce0002-35bc-c60a-648b-0b25f1f05503": "Chrome on Mac",
-  "08987058-cadc-4b81-b6e1-30de50dcbe96": "Windows Hello",
-  "9ddd1817-af5a-4672-a2b9-3e3dd95000a9": "Windows Hello",
-  "6028b017-b1d4-4c02-b4b3-afcdafc96bb2": "Windows Hello",
-  "bada5566-a7aa-401f-bd96-45619a55120d": "1Password",
-  "d548826e-79b4-db40-a3d8-11116f7e8349": "Bitwarden",
-  "531126d6-e717-415c-9320-3d9aa6981239": "Dashlane",
-  "53414d53-554e-4700-0000-000000000000": "Samsung Pass",
-  "b84e4048-15dc-4dd0-8640-f4f60813c8af": "NordPass",
-  "0ea242b4-43c4-4a1b-8b17-dd6d0b6baec6": "Keeper",
-  "f3809540-7f14-49c1-a8b3-8f813b225541": "Enpass",
-};
 
 /** "iCloud Keychain, synced", "Unknown authenticator, this device only", … */
 export function describeAuthenticator(passkey) {

@@ -2,7 +2,8 @@ internal import PasskeyApplication
 internal import PasskeyDomain
 
 /// Names for well-known passkey providers by AAGUID (from the community passkey AAGUID list);
-/// used when the client gives no name.
+/// used when the client gives no name. The one copy of the table: the web client gets it as
+/// `/assets/authenticator-names.js`, made from `names` when it is loaded (`AuthenticatorNamesScript`).
 struct KnownAuthenticatorNames: AuthenticatorNames {
     static let names: [String: String] = [
         "fbfc3007-154e-4ecc-8c0b-6e020557d7bd": "iCloud Keychain",

@@ -1,7 +1,8 @@
 internal import Foundation
 
 /// The reference web client (`WebClient/`): `index.html` and the files directly inside
-/// `assets/`, read once at start. Only these names are ever served, from memory, so no request
+/// `assets/`, read once at start, plus `assets/authenticator-names.js` made from the server's own
+/// table (`AuthenticatorNamesScript`). Only these names are ever served, from memory, so no request
 /// path reaches the file system (nothing to traverse).
 struct WebClientFiles: Sendable {
     let index: StaticFile
@@ -36,6 +37,7 @@ struct WebClientFiles: Sendable {
             }
             assets[name] = try read(url)
         }
+        assets[AuthenticatorNamesScript.fileName] = AuthenticatorNamesScript.make(from: KnownAuthenticatorNames.names)
         return WebClientFiles(index: index, assets: assets)
     }
 

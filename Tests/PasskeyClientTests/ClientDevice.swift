@@ -19,7 +19,7 @@ struct ClientDevice {
     {
         self.userID = userID
         var registration = SoftwareAuthenticatorRegistration(
-            key: key, relyingPartyID: relyingPartyID, origin: TestServer.origin, challenge: Array(challenge))
+            key: key, relyingPartyID: relyingPartyID, origin: ServedServer.origin, challenge: Array(challenge))
         registration.credentialID = Array(credentialID)
         if conditional {
             registration.flags.userPresent = false
@@ -33,7 +33,7 @@ struct ClientDevice {
 
     mutating func assert(_ options: PasskeySignInOptions) throws -> PasskeyAssertionCredential {
         var assertion = SoftwareAuthenticatorAssertion(
-            key: key, relyingPartyID: options.relyingPartyID, origin: TestServer.origin,
+            key: key, relyingPartyID: options.relyingPartyID, origin: ServedServer.origin,
             challenge: Array(options.challenge))
         assertion.credentialID = Array(credentialID)
         assertion.userHandle = Array(userID)

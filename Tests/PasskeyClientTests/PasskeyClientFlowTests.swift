@@ -5,14 +5,13 @@ import Testing
 
 /// Every flow of the contract through `PasskeyClient`, against the real server and database,
 /// with the software authenticator giving the `Data` an app would get from AuthenticationServices.
-@Suite struct PasskeyClientFlowTests {
-    private static func client(_ server: TestServer) -> PasskeyClient {
-        PasskeyClient(baseURL: URL(string: server.client.base)!)
-    }
+@Suite(.enabled(if: ServedServer.databaseConfigured, "needs PASSKEY_TEST_DATABASE_URL (make test sets it)"))
+struct PasskeyClientFlowTests {
+    private static func client(_ baseURL: URL) -> PasskeyClient { PasskeyClient(baseURL: baseURL) }
 
     /// The talk's migration: password sign-in, Automatic Passkey Upgrade, passkey sign-in, stage ③.
     @Test func aPasswordUserUpgradesSignsInWithThePasskeyAndDropsThePassword() async throws {
-        try await withServer { server, _ in
+        try await ServedServer.with { server in
             let client = Self.client(server)
             let email = "taro-\(UUID().uuidString.prefix(8))@example.com"
             let created = try await client.createPasswordAccount(
@@ -50,7 +49,7 @@ import Testing
             // Management with the held token, and with a token given per call.
             let account = try await client.account()
             #expect(account.hasPassword)
-            #expect(account.passkeys.map(\.credentialID) == [Base64URLEncoding.encode(Array(phone.credentialID))])
+            #expect(account.passkeys.map(\.credentialID) == [phone.credentialID.base64URL])
             let renamed = try await client.renamePasskey(credentialID: phone.credentialID, to: "Work phone")
             #expect(renamed.name == "Work phone")
             #expect(try await client.passkeys(token: session.accessToken).map(\.name) == ["Work phone"])
@@ -62,7 +61,7 @@ import Testing
             #expect(try await client.account().hasPassword == false)
             let sessions = try await client.sessions()
             #expect(sessions.first?.current == true)
-            #expect(sessions.first?.credentialID == Base64URLEncoding.encode(Array(phone.credentialID)))
+            #expect(sessions.first?.credentialID == phone.credentialID.base64URL)
 
             // Recovery, then ending the other sessions, signing out and deleting the account.
             let recovery = try await client.signIn(email: email, recoveryCode: codes.codes[0].lowercased())
@@ -77,7 +76,7 @@ import Testing
 
     /// A new user with the form, and one with the iOS 26 sheet (name and email only at the end).
     @Test func passkeyOnlyAccountsByFormAndBySystemSheet() async throws {
-        try await withServer { server, _ in
+        try await ServedServer.with { server in
             let client = Self.client(server)
             let form = try await client.startPasskeyAccountRegistration(email: "form@example.com", displayName: "Form")
             #expect(form.userName == "form@example.com")
@@ -114,7 +113,7 @@ import Testing
     }
 
     @Test func errorsSurfaceAsTypedValues() async throws {
-        try await withServer(environment: ["RATE_LIMIT_PASSWORD_PER_EMAIL": "1"]) { server, _ in
+        try await ServedServer.with(environment: ["RATE_LIMIT_PASSWORD_PER_EMAIL": "1"]) { server in
             let client = Self.client(server)
             // A replayed challenge.
             var device = try ClientDevice()

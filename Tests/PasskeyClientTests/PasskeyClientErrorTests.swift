@@ -1,0 +1,142 @@
+import Foundation
+import PasskeyClient
+import Testing
+
+/// How answers that are not a success reach the app: the contract's problem+json as typed
+/// values, anything else with its status and the reason it was refused.
+@Suite struct PasskeyClientErrorTests {
+    private static func problem(_ status: Int, _ code: String, detail: String, reason: String? = nil) -> String {
+        let reasonField = reason.map { #","reason":"\#($0)""# } ?? ""
+        return """
+            {"code":"\(code)","detail":"\(detail)","status":\(status),"title":"Error","type":"about:blank"\(reasonField)}
+            """
+    }
+
+    @Test func aProblemWithAKnownCodeIsAServerError() async throws {
+        let stub = StubServer()
+        stub.respond(status: 409, Self.problem(409, "email-taken", detail: "An account with this email exists."))
+        await #expect(
+            throws: PasskeyClientError.server(
+                PasskeyServerError(code: .emailTaken, status: 409, detail: "An account with this email exists."))
+        ) {
+            _ = try await stub.client().createPasswordAccount(
+                email: "taro@example.com", displayName: "Taro", password: "correct horse")
+        }
+    }
+
+    @Test func aRegistrationVerificationFailureCarriesItsReason() async throws {
+        let stub = StubServer()
+        stub.respond(
+            status: 400,
+            Self.problem(400, "registration-verification-failed", detail: "Not verified.", reason: "rpIdHashMismatch"))
+        let error = await #expect(throws: PasskeyClientError.self) {
+            try await stub.client(accessToken: "t").finishPasskeyRegistration(
+                challengeID: "ch-1", credential: ClientEndpoint.registration)
+        }
+        #expect(error?.code == .registrationVerificationFailed)
+        guard case .server(let problem) = error else { throw try #require(error) }
+        #expect(problem.reason == "rpIdHashMismatch")
+        #expect(problem.status == 400)
+    }
+
+    /// `Retry-After` in seconds (as this server sends it) becomes `retryAfter`; anything else is nil.
+    @Test(arguments: [("17", 17), (" 5 ", 5), (nil, nil), ("Wed, 21 Oct 2026 07:28:00 GMT", nil)] as [(String?, Int?)])
+    func aRateLimitCarriesRetryAfter(header: String?, seconds: Int?) async throws {
+        let stub = StubServer()
+        stub.respond(
+            status: 429, Self.problem(429, "rate-limited", detail: "Too many attempts."),
+            headers: header.map { ["Retry-After": $0] } ?? [:])
+        await #expect(
+            throws: PasskeyClientError.server(
+                PasskeyServerError(code: .rateLimited, status: 429, detail: "Too many attempts.", retryAfter: seconds))
+        ) { try await stub.client().signIn(email: "taro@example.com", password: "wrong password") }
+    }
+
+    @Test func aCodeThisClientDoesNotKnowKeepsTheStatusAndTheCode() async throws {
+        let stub = StubServer()
+        stub.respond(status: 400, Self.problem(400, "quota-exceeded", detail: "Too many passkeys."))
+        let error = await #expect(throws: PasskeyClientError.self) { try await stub.client().startPasskeySignIn() }
+        #expect(error?.code == nil)
+        guard case .unexpectedResponse(_, let status, let cause) = error else { throw try #require(error) }
+        #expect(status == 400)
+        #expect(cause?.contains(#""quota-exceeded""#) == true)
+        #expect(cause?.contains("Too many passkeys.") == true)
+    }
+
+    /// A proxy's own error page: not problem+json, so not a server error, but its status and the
+    /// decoder's reason reach the app.
+    @Test func aProxysHTMLPageKeepsItsStatusAndWhyItWasRefused() async throws {
+        let stub = StubServer()
+        stub.respond(status: 502, "<html><body><h1>502 Bad Gateway</h1></body></html>", contentType: "text/html")
+        let error = await #expect(throws: PasskeyClientError.self) { try await stub.client().startPasskeySignIn() }
+        guard case .unexpectedResponse(let message, let status, let cause) = error else {
+            throw try #require(error)
+        }
+        #expect(message.contains("HTTP 502"))
+        #expect(status == 502)
+        #expect(cause?.hasPrefix("invalid value at the top level") == true, "\(cause ?? "nil")")
+    }
+
+    /// A 2xx answer that is not the contract's shape says which field and why, with its status.
+    @Test(arguments: [
+        (
+            ContractAnswers.session().replacingOccurrences(of: #""expiresAt":"2026-12-01T20:00:00Z","#, with: ""),
+            #"missing key "expiresAt" at the top level"#
+        ),
+        (
+            ContractAnswers.session().replacingOccurrences(of: "2026-12-01T20:00:00Z", with: "tomorrow"),
+            "invalid value at expiresAt: not an RFC 3339 UTC timestamp"
+        ),
+        (
+            ContractAnswers.session().replacingOccurrences(of: #""accessToken":"token-1""#, with: #""accessToken":7"#),
+            "expected String at accessToken"
+        ),
+        (
+            ContractAnswers.session().replacingOccurrences(of: #""accountID":"acc-1""#, with: #""accountID":null"#),
+            "null where String was expected at accountID"
+        ),
+    ])
+    func aSuccessThatIsNotTheContractsShapeSaysWhy(body: String, cause expected: String) async throws {
+        let stub = StubServer()
+        stub.respond(status: 200, body)
+        let error = await #expect(throws: PasskeyClientError.self) {
+            try await stub.client().signIn(email: "taro@example.com", password: "correct horse")
+        }
+        guard case .unexpectedResponse(let message, let status, let cause) = error else {
+            throw try #require(error)
+        }
+        #expect(message.contains("SessionResponseBody"))
+        #expect(status == 200)
+        #expect(cause?.hasPrefix(expected) == true, "\(cause ?? "nil")")
+    }
+
+    @Test func aWrongTypeDeepInAnAnswerIsFoundByItsPath() async throws {
+        let stub = StubServer()
+        stub.respond(
+            status: 200,
+            ContractAnswers.account.replacingOccurrences(
+                of: #""backupEligible":true"#, with: #""backupEligible":"yes""#))
+        let error = await #expect(throws: PasskeyClientError.self) { try await stub.client(accessToken: "t").account() }
+        guard case .unexpectedResponse(_, _, let cause) = error else { throw try #require(error) }
+        #expect(cause?.hasPrefix("expected Bool at passkeys[0].backupEligible") == true, "\(cause ?? "nil")")
+    }
+
+    @Test func aRequestThatGetsNoAnswerIsATransportError() async throws {
+        let stub = StubServer()
+        stub.fail(.cannotConnectToHost)
+        let error = await #expect(throws: PasskeyClientError.self) { try await stub.client().startPasskeySignIn() }
+        guard case .transport = error else { throw try #require(error) }
+    }
+
+    @Test func aCancelledRequestIsCancelled() async throws {
+        let stub = StubServer()
+        stub.fail(.cancelled)
+        await #expect(throws: PasskeyClientError.cancelled) { try await stub.client().startPasskeySignIn() }
+    }
+
+    @Test func anAuthenticatedCallWithoutATokenIsNotSent() async throws {
+        let stub = StubServer()
+        await #expect(throws: PasskeyClientError.notSignedIn) { try await stub.client().account() }
+        #expect(stub.requests.isEmpty)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import PasskeyClient
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A stand-in for the passkey server, with no socket and no database: a `PasskeyClient` made by
+/// `client(accessToken:)` sends its requests here (through `StubURLProtocol`); each is recorded
+/// and gets the next queued answer. A request with no answer queued fails the test.
+final class StubServer: Sendable {
+    /// One request as it left the client.
+    struct Request: Sendable {
+        let method: String
+        /// As sent (percent-encoded).
+        let path: String
+        /// Lowercased names.
+        let headers: [String: String]
+        let body: Data?
+
+        /// The JSON object of the body (nil when there is none or it is not an object).
+        var json: [String: Any]? {
+            body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        }
+    }
+
+    enum Answer: Sendable {
+        case response(HTTPURLResponse, body: Data)
+        case failure(URLError)
+    }
+
+    let host = "stub-\(UUID().uuidString.lowercased()).test"
+    private let state = Mutex<(answers: [Answer], requests: [Request])>(([], []))
+
+    init() { StubURLProtocol.register(self) }
+
+    deinit { StubURLProtocol.unregister(host: host) }
+
+    /// A client of this stub, on an ephemeral session of its own.
+    func client(accessToken: String? = nil) -> PasskeyClient {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [StubURLProtocol.self]
+        return PasskeyClient(
+            baseURL: URL(string: "https://\(host)")!, session: URLSession(configuration: configuration),
+            accessToken: accessToken)
+    }
+
+    /// Queues one answer; `contentType` defaults to the contract's (problem+json for errors).
+    func respond(status: Int, _ body: String = "", contentType: String? = nil, headers: [String: String] = [:]) {
+        var fields = headers
+        if !body.isEmpty {
+            fields["Content-Type"] =
+                contentType ?? (status >= 400 ? "application/problem+json" : "application/json")
+        }
+        let response = HTTPURLResponse(
+            url: URL(string: "https://\(host)")!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)!
+        state.withLock { $0.answers.append(.response(response, body: Data(body.utf8))) }
+    }
+
+    /// Queues a transport failure (no answer at all).
+    func fail(_ code: URLError.Code) { state.withLock { $0.answers.append(.failure(URLError(code))) } }
+
+    /// Every request so far, in order.
+    var requests: [Request] { state.withLock { $0.requests } }
+
+    /// Called by `StubURLProtocol` for each request.
+    func answer(_ request: URLRequest, body: Data?) -> Answer {
+        let recorded = Request(
+            method: request.httpMethod ?? "GET",
+            path: request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedPath }
+                ?? "",
+            headers: Dictionary(
+                (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 }),
+            body: body)
+        return state.withLock { state in
+            state.requests.append(recorded)
+            guard !state.answers.isEmpty else { return .failure(URLError(.resourceUnavailable)) }
+            return state.answers.removeFirst()
+        }
+    }
+}

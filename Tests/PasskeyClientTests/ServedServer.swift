@@ -16,10 +16,6 @@ enum ServedServer {
         "LOG_LEVEL": "info",
     ]
 
-    /// True when `PASSKEY_TEST_DATABASE_URL` names a PostgreSQL for throwaway databases (`make test`
-    /// sets it); the end-to-end suite runs only then, the stubbed unit tests always.
-    static var databaseConfigured: Bool { (try? TestDatabaseServer.adminConninfo()) != nil }
-
     struct StartFailure: Error, CustomStringConvertible {
         let log: String
         var description: String { "passkey-server did not report a port; its log:\n\(log)" }

@@ -35,7 +35,8 @@ final class PasskeyServerApp: Sendable {
                 preparedStatements: configuration.databasePreparedStatements))
         let accounts = PostgresAccountRepository(pool: pool)
         let passkeys = PostgresPasskeyCredentialRepository(pool: pool)
-        let challenges = PostgresChallengeRepository(pool: pool)
+        let passkeyRegistrations = PostgresPasskeyRegistrationRepository(pool: pool)
+        let passkeyAuthentications = PostgresPasskeyAuthenticationRepository(pool: pool)
         let registrations = PostgresAccountRegistrationRepository(pool: pool)
         let sessions = PostgresSessionRepository(pool: pool)
         let rateLimits = PostgresRateLimitRepository(pool: pool)
@@ -79,11 +80,10 @@ final class PasskeyServerApp: Sendable {
         let registration = PasskeyRegistrationController(
             support: support,
             start: PasskeyRegistrationStartUseCase(
-                accounts: accounts, challenges: challenges, limiter: limiter, random: random, policy: policy,
-                clock: clock),
+                accounts: accounts, registrations: passkeyRegistrations, limiter: limiter, random: random,
+                policy: policy, clock: clock),
             finish: PasskeyRegistrationFinishUseCase(
-                challenges: challenges, passkeys: passkeys, verifier: verifier, names: names, policy: policy,
-                clock: clock),
+                registrations: passkeyRegistrations, verifier: verifier, names: names, policy: policy, clock: clock),
             relyingPartyName: policy.relyingPartyName)
         let accountRegistration = PasskeyAccountRegistrationController(
             support: support,
@@ -95,9 +95,10 @@ final class PasskeyServerApp: Sendable {
         let authentication = PasskeyAuthenticationController(
             support: support,
             start: PasskeyAuthenticationStartUseCase(
-                challenges: challenges, limiter: limiter, random: random, policy: policy, clock: clock),
+                authentications: passkeyAuthentications, limiter: limiter, random: random, policy: policy,
+                clock: clock),
             finish: PasskeyAuthenticationFinishUseCase(
-                challenges: challenges, sessions: sessions, verifier: verifier, issuer: issuer, policy: policy,
+                authentications: passkeyAuthentications, verifier: verifier, issuer: issuer, policy: policy,
                 clock: clock))
         let account = AccountController(
             support: support, query: AccountQueryUseCase(accounts: accounts),

@@ -26,7 +26,7 @@ import Testing
             var stored: [PasskeyCredential] = []
             for _ in 0..<count {
                 let passkey = DomainFixtures.passkey(accountID: accountID ?? account.id)
-                try await passkeys.addCredential(passkey)
+                passkeys.seed(passkey)
                 stored.append(passkey)
             }
             return stored

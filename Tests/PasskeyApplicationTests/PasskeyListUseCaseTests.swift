@@ -12,9 +12,9 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_795_000_000)
         let newer = DomainFixtures.passkey(accountID: account.id, createdAt: now)
         let older = DomainFixtures.passkey(accountID: account.id, createdAt: now.addingTimeInterval(-60))
-        try await passkeys.addCredential(newer)
-        try await passkeys.addCredential(DomainFixtures.passkey(accountID: AccountID(), createdAt: now))
-        try await passkeys.addCredential(older)
+        passkeys.seed(newer)
+        passkeys.seed(DomainFixtures.passkey(accountID: AccountID(), createdAt: now))
+        passkeys.seed(older)
         let listed = try await PasskeyListUseCase(passkeys: passkeys).execute(session: .signedIn(account, at: now))
         #expect(listed == [older, newer])
     }

@@ -18,17 +18,17 @@ package struct PasskeyAuthenticationStart: Sendable {
 
 /// Issues a sign-in challenge (discoverable credentials: no username first, allowCredentials empty).
 package struct PasskeyAuthenticationStartUseCase: Sendable {
-    let challenges: any ChallengeRepository
+    let authentications: any PasskeyAuthenticationRepository
     let limiter: AddressRateLimiter
     let random: any RandomGenerator
     let policy: PasskeyPolicy
     let clock: any WallClock
 
     package init(
-        challenges: any ChallengeRepository, limiter: AddressRateLimiter, random: any RandomGenerator,
+        authentications: any PasskeyAuthenticationRepository, limiter: AddressRateLimiter, random: any RandomGenerator,
         policy: PasskeyPolicy, clock: any WallClock
     ) {
-        self.challenges = challenges
+        self.authentications = authentications
         self.limiter = limiter
         self.random = random
         self.policy = policy
@@ -49,7 +49,7 @@ package struct PasskeyAuthenticationStartUseCase: Sendable {
         }
         if case .limited(let retryAfter) = decision { throw .rateLimited(retryAfter: retryAfter) }
         do {
-            try await challenges.saveAuthenticationChallenge(challenge)
+            try await authentications.saveAuthenticationChallenge(challenge)
         } catch {
             throw .init(error)
         }

@@ -25,18 +25,18 @@ package struct PasskeyRegistrationStart: Sendable {
 /// a password sign-in (conditional: Automatic Passkey Upgrade).
 package struct PasskeyRegistrationStartUseCase: Sendable {
     let accounts: any AccountRepository
-    let challenges: any ChallengeRepository
+    let registrations: any PasskeyRegistrationRepository
     let limiter: AddressRateLimiter
     let random: any RandomGenerator
     let policy: PasskeyPolicy
     let clock: any WallClock
 
     package init(
-        accounts: any AccountRepository, challenges: any ChallengeRepository, limiter: AddressRateLimiter,
+        accounts: any AccountRepository, registrations: any PasskeyRegistrationRepository, limiter: AddressRateLimiter,
         random: any RandomGenerator, policy: PasskeyPolicy, clock: any WallClock
     ) {
         self.accounts = accounts
-        self.challenges = challenges
+        self.registrations = registrations
         self.limiter = limiter
         self.random = random
         self.policy = policy
@@ -75,7 +75,7 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
             challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
             mode: mode, expiresAt: now.addingTimeInterval(policy.challengeLifetime))
         do {
-            try await challenges.saveRegistrationChallenge(challenge)
+            try await registrations.saveRegistrationChallenge(challenge)
         } catch {
             throw .init(error)
         }

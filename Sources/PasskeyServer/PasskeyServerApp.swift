@@ -110,7 +110,7 @@ final class PasskeyServerApp: Sendable {
             support: support,
             creation: RecoveryCodeSetCreationUseCase(
                 recoveryCodes: recoveryCodes, random: random, digester: digester, policy: policy, clock: clock),
-            signIn: RecoverySignInUseCase(
+            signIn: RecoveryAuthenticationUseCase(
                 recoveryCodes: recoveryCodes, rateLimits: rateLimits, digester: digester, issuer: issuer,
                 policy: policy,
                 clock: clock, gate: gate))

@@ -58,8 +58,8 @@ import Testing
         #expect(limited.headers.contains { $0.name == "Retry-After" && $0.value == "42" })
         Self.check(PasswordAccountRegistrationError.weakPassword, 400, .weakPassword)
         Self.check(PasswordAccountRegistrationError.emailTaken, 409, .emailTaken)
-        Self.check(RecoverySignInError.invalidCredentials, 401, .invalidCredentials)
-        Self.check(RecoverySignInError.invalidRequest(field: "code"), 400, .invalidRequest)
+        Self.check(RecoveryAuthenticationError.invalidCredentials, 401, .invalidCredentials)
+        Self.check(RecoveryAuthenticationError.invalidRequest(field: "code"), 400, .invalidRequest)
     }
 
     @Test func managementErrors() {

@@ -25,5 +25,5 @@ extension PasskeyAccountRegistrationFinishError: RepositoryBackedError {}
 extension PasskeyAuthenticationStartError: RepositoryBackedError {}
 extension PasskeyAuthenticationFinishError: RepositoryBackedError {}
 extension AccountManagementError: RepositoryBackedError {}
-extension RecoverySignInError: RepositoryBackedError {}
+extension RecoveryAuthenticationError: RepositoryBackedError {}
 extension OperatorRecoveryCodeError: RepositoryBackedError {}

@@ -8,7 +8,7 @@ internal import PasskeyWire
 struct RecoveryController: Sendable {
     let support: ControllerSupport
     let creation: RecoveryCodeSetCreationUseCase
-    let signIn: RecoverySignInUseCase
+    let signIn: RecoveryAuthenticationUseCase
 
     func register(in router: inout Router) {
         router.add("POST", "/v1/account/recovery-codes", createCodes(_:))
@@ -35,7 +35,7 @@ struct RecoveryController: Sendable {
         await support.respond(context) { () throws(Problem) -> HTTPResponse in
             let body = try support.decode(RecoverySessionRequestBody.self, context)
             return try await support.ceremony(.recoveryAuthentication, context) {
-                () throws(RecoverySignInError) -> ControllerSupport.CeremonySuccess in
+                () throws(RecoveryAuthenticationError) -> ControllerSupport.CeremonySuccess in
                 let (issued, source) = try await signIn.execute(
                     email: body.email, code: body.code, clientAddress: context.rateLimitKey)
                 // Every recovery sign-in is worth an operator's look; never with the code.

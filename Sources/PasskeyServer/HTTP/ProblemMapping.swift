@@ -33,7 +33,7 @@ extension PasswordAuthenticationError: ProblemConvertible {
     }
 }
 
-extension RecoverySignInError: ProblemConvertible {
+extension RecoveryAuthenticationError: ProblemConvertible {
     var problem: Problem {
         switch self {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")

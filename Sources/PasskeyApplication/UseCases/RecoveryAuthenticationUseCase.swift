@@ -1,7 +1,7 @@
 package import PasskeyDomain
 
 /// Why a recovery sign-in failed. Unknown email, wrong, used and expired codes are one case.
-package enum RecoverySignInError: Error, Hashable, Sendable {
+package enum RecoveryAuthenticationError: Error, Hashable, Sendable {
     case invalidRequest(field: String)
     case invalidCredentials
     case rateLimited(retryAfter: Int)
@@ -17,7 +17,7 @@ package enum RecoverySignInError: Error, Hashable, Sendable {
 /// code is checked like a password attempt. Every outcome does the same work (a digest and one
 /// consuming statement that matches nothing), so unknown email, wrong, used and expired codes
 /// take comparable time.
-package struct RecoverySignInUseCase: Sendable {
+package struct RecoveryAuthenticationUseCase: Sendable {
     let recoveryCodes: any RecoveryCodeRepository
     let rateLimits: any RateLimitRepository
     let digester: any SecretDigester
@@ -41,7 +41,7 @@ package struct RecoverySignInUseCase: Sendable {
 
     /// The session, and which kind of code opened it (for the warning the caller logs).
     package func execute(email rawEmail: String, code rawCode: String, clientAddress: String)
-        async throws(RecoverySignInError) -> (session: IssuedSession, source: RecoveryCodeSource)
+        async throws(RecoveryAuthenticationError) -> (session: IssuedSession, source: RecoveryCodeSource)
     {
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
         guard let code = RecoveryCode(presented: rawCode) else { throw .invalidRequest(field: "code") }
@@ -66,7 +66,9 @@ package struct RecoverySignInUseCase: Sendable {
         return (prepared.issued(for: redeemed.account), redeemed.source)
     }
 
-    private func repository<T>(_ body: () async throws(RepositoryError) -> T) async throws(RecoverySignInError) -> T {
+    private func repository<T>(_ body: () async throws(RepositoryError) -> T) async throws(RecoveryAuthenticationError)
+        -> T
+    {
         do {
             return try await body()
         } catch {

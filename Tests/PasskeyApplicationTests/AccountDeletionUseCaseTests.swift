@@ -58,8 +58,8 @@ import Testing
         let f = try await Fixture()
         f.accounts.failNext(.unavailable)
         await #expect(throws: AccountManagementError.unavailable) { try await f.useCase.execute(session: f.session()) }
-        f.accounts.failNext(.failure("deleteAccount: boom"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: "deleteAccount: boom")) {
+        f.accounts.failNext(.scripted("deleteAccount"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("deleteAccount"))) {
             try await f.useCase.execute(session: f.session())
         }
         #expect(try await f.accounts.accountSummary(id: f.account.id) != nil)

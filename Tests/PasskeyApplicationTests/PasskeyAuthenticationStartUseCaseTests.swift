@@ -64,8 +64,8 @@ import Testing
         f.policy.startsPerMinute = 100
         f.limits.failNext(.unavailable)
         await #expect(throws: PasskeyAuthenticationStartError.unavailable) { try await f.start() }
-        f.limits.failNext(.failure("countHit: boom"))
-        await #expect(throws: PasskeyAuthenticationStartError.internalFailure(cause: "countHit: boom")) {
+        f.limits.failNext(.scripted("countHit"))
+        await #expect(throws: PasskeyAuthenticationStartError.internalFailure(cause: .scripted("countHit"))) {
             try await f.start()
         }
         f.authentications.failNext(.unavailable)
@@ -73,7 +73,7 @@ import Testing
         f.authentications.failNext(.conflict(.other("passkey_authentication_challenges_pkey")))
         await #expect(
             throws: PasskeyAuthenticationStartError.internalFailure(
-                cause: "unexpected conflict: other(\"passkey_authentication_challenges_pkey\")")
+                cause: FailureCause(RepositoryError.conflict(.other("passkey_authentication_challenges_pkey"))))
         ) {
             try await f.start()
         }

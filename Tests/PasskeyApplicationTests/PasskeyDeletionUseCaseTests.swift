@@ -91,8 +91,8 @@ import Testing
         await #expect(throws: AccountManagementError.unavailable) {
             try await f.useCase.execute(session: f.session(), credentialID: stored[0].id)
         }
-        f.passkeys.failNext(.failure("deleteCredential: boom"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: "deleteCredential: boom")) {
+        f.passkeys.failNext(.scripted("deleteCredential"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("deleteCredential"))) {
             try await f.useCase.execute(session: f.session(), credentialID: stored[0].id)
         }
         #expect(f.passkeys.all == stored)

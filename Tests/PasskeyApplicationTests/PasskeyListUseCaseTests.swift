@@ -32,8 +32,8 @@ import Testing
         await #expect(throws: AccountManagementError.unavailable) {
             try await useCase.execute(session: .signedIn(at: Date()))
         }
-        passkeys.failNext(.failure("credentials: boom"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: "credentials: boom")) {
+        passkeys.failNext(.scripted("credentials"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("credentials"))) {
             try await useCase.execute(session: .signedIn(at: Date()))
         }
     }

@@ -191,9 +191,9 @@ import Testing
         let f = Fixture()
         f.registrations.failNext(.unavailable)
         await #expect(throws: PasskeyRegistrationFinishError.unavailable) { try await f.finish(ChallengeID()) }
-        f.registrations.failNext(.failure("consumeRegistrationChallenge: boom"))
+        f.registrations.failNext(.scripted("consumeRegistrationChallenge"))
         await #expect(
-            throws: PasskeyRegistrationFinishError.internalFailure(cause: "consumeRegistrationChallenge: boom")
+            throws: PasskeyRegistrationFinishError.internalFailure(cause: .scripted("consumeRegistrationChallenge"))
         ) {
             try await f.finish(ChallengeID())
         }
@@ -201,13 +201,15 @@ import Testing
         await #expect(throws: PasskeyRegistrationFinishError.unavailable) {
             try await f.finish(try await f.challenge().id)
         }
-        f.registrations.failNextInsert(.failure("addCredential: boom"))
-        await #expect(throws: PasskeyRegistrationFinishError.internalFailure(cause: "addCredential: boom")) {
+        f.registrations.failNextInsert(.scripted("addCredential"))
+        await #expect(throws: PasskeyRegistrationFinishError.internalFailure(cause: .scripted("addCredential"))) {
             try await f.finish(try await f.challenge().id)
         }
         f.registrations.failNextInsert(.conflict(.emailTaken))
-        await #expect(throws: PasskeyRegistrationFinishError.internalFailure(cause: "unexpected conflict: emailTaken"))
-        {
+        await #expect(
+            throws: PasskeyRegistrationFinishError.internalFailure(
+                cause: FailureCause(RepositoryError.conflict(.emailTaken)))
+        ) {
             try await f.finish(try await f.challenge().id)
         }
         #expect(f.registrations.credentials.isEmpty)

@@ -132,7 +132,8 @@ import Testing
         let f = try await Fixture()
         _ = try await f.accounts.deleteAccount(id: f.account.id)
         await #expect(
-            throws: PasskeyRegistrationStartError.internalFailure(cause: "the signed-in account has no summary")
+            throws: PasskeyRegistrationStartError.internalFailure(
+                cause: FailureCause(BrokenInvariant("the signed-in account has no summary")))
         ) {
             try await f.start(f.session(), .modal)
         }
@@ -144,14 +145,16 @@ import Testing
         f.policy.startsPerMinute = 100
         f.limits.failNext(.unavailable)
         await #expect(throws: PasskeyRegistrationStartError.unavailable) { try await f.start(f.session(), .modal) }
-        f.accounts.failNext(.failure("accountSummary: boom"))
-        await #expect(throws: PasskeyRegistrationStartError.internalFailure(cause: "accountSummary: boom")) {
+        f.accounts.failNext(.scripted("accountSummary"))
+        await #expect(throws: PasskeyRegistrationStartError.internalFailure(cause: .scripted("accountSummary"))) {
             try await f.start(f.session(), .modal)
         }
         f.registrations.failNext(.unavailable)
         await #expect(throws: PasskeyRegistrationStartError.unavailable) { try await f.start(f.session(), .modal) }
-        f.registrations.failNext(.failure("saveRegistrationChallenge: boom"))
-        await #expect(throws: PasskeyRegistrationStartError.internalFailure(cause: "saveRegistrationChallenge: boom")) {
+        f.registrations.failNext(.scripted("saveRegistrationChallenge"))
+        await #expect(
+            throws: PasskeyRegistrationStartError.internalFailure(cause: .scripted("saveRegistrationChallenge"))
+        ) {
             try await f.start(f.session(), .modal)
         }
         #expect(f.registrations.challenges.isEmpty)

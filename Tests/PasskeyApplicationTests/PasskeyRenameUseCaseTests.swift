@@ -43,8 +43,8 @@ import Testing
         await #expect(throws: AccountManagementError.unavailable) {
             try await f.rename(DomainFixtures.credentialID(), to: "x")
         }
-        f.passkeys.failNext(.failure("renameCredential: boom"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: "renameCredential: boom")) {
+        f.passkeys.failNext(.scripted("renameCredential"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("renameCredential"))) {
             try await f.rename(DomainFixtures.credentialID(), to: "x")
         }
     }

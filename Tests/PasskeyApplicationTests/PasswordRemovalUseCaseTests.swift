@@ -62,7 +62,7 @@ import Testing
         let useCase = PasswordRemovalUseCase(accounts: accounts, policy: PasskeyPolicy(), clock: clock)
         accounts.failNext(.unavailable)
         #expect(await Self.outcome(useCase, session) == .unavailable)
-        accounts.failNext(.failure("boom"))
-        #expect(await Self.outcome(useCase, session) == .internalFailure(cause: "boom"))
+        accounts.failNext(.scripted("boom"))
+        #expect(await Self.outcome(useCase, session) == .internalFailure(cause: .scripted("boom")))
     }
 }

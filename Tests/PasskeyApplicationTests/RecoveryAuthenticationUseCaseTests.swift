@@ -90,7 +90,7 @@ import Testing
         let f = Fixture()
         f.codes.failNext(.unavailable)
         #expect(await f.failure(Self.code.formatted) == .unavailable)
-        f.limits.failNext(.failure("boom"))
-        #expect(await f.failure(Self.code.formatted) == .internalFailure(cause: "boom"))
+        f.limits.failNext(.scripted("boom"))
+        #expect(await f.failure(Self.code.formatted) == .internalFailure(cause: .scripted("boom")))
     }
 }

@@ -77,8 +77,8 @@ import Testing
         let f = Fixture()
         f.codes.failNext(.unavailable)
         await #expect(throws: AccountManagementError.unavailable) { try await f.useCase.execute(session: f.session()) }
-        f.codes.failNext(.failure("replaceCodes: boom"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: "replaceCodes: boom")) {
+        f.codes.failNext(.scripted("replaceCodes"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("replaceCodes"))) {
             try await f.useCase.execute(session: f.session())
         }
         #expect(f.codes.storedCodes.isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import PasskeyApplication
 import PasskeyDomain
+import PasskeyLibpq
 import PasskeyWire
 import Testing
 
@@ -29,7 +30,9 @@ import Testing
         Self.check(PasskeyAuthenticationFinishError.unknownCredential, 401, .unknownCredential)
         Self.check(PasskeyAuthenticationFinishError.authenticationFailed(failure), 401, .authenticationFailed)
         Self.check(PasskeyAuthenticationFinishError.unavailable, 503, .serviceUnavailable)
-        Self.check(PasskeyAuthenticationFinishError.internalFailure(cause: "x"), 500, .internal)
+        Self.check(
+            PasskeyAuthenticationFinishError.internalFailure(cause: FailureCause(RepositoryError.unavailable)), 500,
+            .internal)
         // The reason is logged and counted, never told.
         #expect(PasskeyAuthenticationFinishError.authenticationFailed(failure).problem.reason == nil)
         #expect(PasskeyAuthenticationFinishError.authenticationFailed(failure).failure.reason == "signatureInvalid")
@@ -68,9 +71,15 @@ import Testing
         Self.check(AccountManagementError.lastCredential, 409, .lastCredential)
         Self.check(AccountManagementError.passkeyNotYetUsed, 409, .passkeyNotYetUsed)
         Self.check(AccountManagementError.recoveryNotSetUp, 409, .recoveryNotSetUp)
-        // A 500 keeps its cause for the log and says nothing of it.
-        let internalFailure = AccountManagementError.internalFailure(cause: "SQLSTATE 42P01").problem
-        #expect(internalFailure.cause == "SQLSTATE 42P01")
+        // A 500 keeps its cause for the log (a database error with its diagnostic) and says nothing of it.
+        let database = PostgresError(
+            kind: .statement, sqlState: "42P01", diagnostic: "relation \"password_failures\" does not exist")
+        let internalFailure = AccountManagementError.internalFailure(
+            cause: FailureCause(
+                RepositoryError.failure(operation: "PostgresRateLimitRepository.beginAttempt", underlying: database))
+        ).problem
+        #expect(internalFailure.cause == "PostgresRateLimitRepository.beginAttempt: \(database.logDescription)")
+        #expect(internalFailure.cause?.contains("password_failures") == true)
         #expect(!String(decoding: internalFailure.response.body, as: UTF8.self).contains("42P01"))
     }
 

@@ -11,5 +11,5 @@ package enum AccountManagementError: Error, Hashable, Sendable {
     case recoveryNotSetUp
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }

@@ -7,7 +7,7 @@ package enum PasskeyAccountRegistrationStartError: Error, Hashable, Sendable {
     case rateLimited(retryAfter: Int)
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// Options for creating an account with a passkey; the account does not exist yet.

@@ -10,7 +10,7 @@ package enum PasskeyAuthenticationFinishError: Error, Hashable, Sendable {
     case authenticationFailed(CredentialVerificationFailure)
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// A successful sign-in.

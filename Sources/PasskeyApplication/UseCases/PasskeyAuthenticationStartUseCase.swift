@@ -6,7 +6,7 @@ package enum PasskeyAuthenticationStartError: Error, Hashable, Sendable {
     case rateLimited(retryAfter: Int)
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// Options for the one shared sign-in flow.

@@ -9,7 +9,7 @@ package enum PasskeyRegistrationFinishError: Error, Hashable, Sendable {
     case credentialExists
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// A passkey just added.
@@ -72,7 +72,7 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
             switch error {
             case .conflict(.credentialExists): throw .credentialExists
             case .unavailable: throw .unavailable
-            case .conflict, .failure: throw .internalFailure(cause: error.cause)
+            case .conflict, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }
         return PasskeyRegistrationFinish(credential: credential, mode: challenge.mode)

@@ -10,7 +10,7 @@ package enum PasskeyRegistrationStartError: Error, Hashable, Sendable {
     case rateLimited(retryAfter: Int)
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// Options for adding a passkey to the signed-in account.
@@ -69,7 +69,9 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
             throw .init(error)
         }
         if case .limited(let retryAfter) = decision { throw .rateLimited(retryAfter: retryAfter) }
-        guard let summary = found else { throw .internalFailure(cause: "the signed-in account has no summary") }
+        guard let summary = found else {
+            throw .internalFailure(cause: FailureCause(BrokenInvariant("the signed-in account has no summary")))
+        }
         let challenge = PasskeyRegistrationChallenge(
             id: ChallengeID(random.uuid()), accountID: summary.account.id,
             challenge: Challenge(bytes: random.bytes(count: Challenge.length)),

@@ -9,7 +9,15 @@ package enum PasswordAuthenticationError: Error, Hashable, Sendable {
     case hashingBusy
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
+}
+
+/// A successful password sign-in.
+package struct PasswordAuthentication: Sendable {
+    package let session: IssuedSession
+    /// Why the stored hash could not be upgraded although it needed it (legacy or weaker
+    /// parameters); the sign-in succeeded anyway and the old hash stays. For the caller's log.
+    package let rehashFailure: PasswordHashingError?
 }
 
 /// Password sign-in: the first step of the migration (a conditional upgrade may follow).
@@ -43,7 +51,7 @@ package struct PasswordAuthenticationUseCase: Sendable {
     }
 
     package func execute(email rawEmail: String, password: String, clientAddress: String)
-        async throws(PasswordAuthenticationError) -> IssuedSession
+        async throws(PasswordAuthenticationError) -> PasswordAuthentication
     {
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
         guard !password.isEmpty, password.utf8.count <= PasswordRules.maximumBytes else {
@@ -70,16 +78,27 @@ package struct PasswordAuthenticationUseCase: Sendable {
             found = account
             needsRehash = rehash
         }
-        return try await repository { () async throws(RepositoryError) -> IssuedSession in
-            try await rateLimits.forgiveAttempt(attempt)
-            let now = clock.now
-            if needsRehash, let upgraded = try? await hasher.hash(password) {
+        try await repository { () async throws(RepositoryError) in try await rateLimits.forgiveAttempt(attempt) }
+        let now = clock.now
+        // A failed upgrade of the hash does not fail the sign-in (the old hash still verifies):
+        // it is returned for the caller to log, as inner layers do not log.
+        var upgraded: String?
+        var rehashFailure: PasswordHashingError?
+        if needsRehash {
+            do {
+                upgraded = try await hasher.hash(password)
+            } catch {
+                rehashFailure = error
+            }
+        }
+        return try await repository { () async throws(RepositoryError) -> PasswordAuthentication in
+            if let upgraded {
                 try await accounts.updatePasswordHash(
                     accountID: found.account.id, from: found.credential.passwordHash, to: upgraded, at: now)
             }
             let (stored, issued) = issuer.make(for: found.account, method: .password, now: now)
             try await sessions.createSession(stored)
-            return issued
+            return PasswordAuthentication(session: issued, rehashFailure: rehashFailure)
         }
     }
 

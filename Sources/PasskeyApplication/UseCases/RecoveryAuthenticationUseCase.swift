@@ -7,7 +7,7 @@ package enum RecoveryAuthenticationError: Error, Hashable, Sendable {
     case rateLimited(retryAfter: Int)
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// `POST /v1/recovery/sessions`: a recovery code opens a short `recovery` session, which counts

@@ -37,9 +37,14 @@ struct PasswordController: Sendable {
             let body = try support.decode(PasswordSessionRequestBody.self, context)
             return try await support.ceremony(.passwordAuthentication, context) {
                 () throws(PasswordAuthenticationError) -> ControllerSupport.CeremonySuccess in
-                let issued = try await authentication.execute(
+                let done = try await authentication.execute(
                     email: body.email, password: body.password, clientAddress: context.rateLimitKey)
-                return .init(response: support.json(200, support.session(issued)), step: "password.verify")
+                if let failure = done.rehashFailure {
+                    support.logger.warning([
+                        "event": "password_rehash_failed", "request_id": context.requestID, "cause": "\(failure)",
+                    ])
+                }
+                return .init(response: support.json(200, support.session(done.session)), step: "password.verify")
             }
         }
     }

@@ -2,24 +2,16 @@
 /// transaction, every token stops working and the email is free again.
 package struct AccountDeletionUseCase: Sendable {
     let accounts: any AccountRepository
-    let policy: PasskeyPolicy
-    let clock: any WallClock
+    let recentSignIn: RecentSignInRequirement
 
     package init(accounts: any AccountRepository, policy: PasskeyPolicy, clock: any WallClock) {
         self.accounts = accounts
-        self.policy = policy
-        self.clock = clock
+        self.recentSignIn = RecentSignInRequirement(policy: policy, clock: clock)
     }
 
     package func execute(session: ActiveSession) async throws(AccountManagementError) {
-        guard session.session.signedInRecently(now: clock.now, window: policy.reauthenticationWindow) else {
-            throw .reauthenticationRequired
-        }
-        let deleted: Bool
-        do {
-            deleted = try await accounts.deleteAccount(id: session.account.id)
-        } catch {
-            throw AccountManagementError(error)
+        let deleted = try await recentSignIn.change(by: session) { () async throws(RepositoryError) in
+            try await accounts.deleteAccount(id: session.account.id)
         }
         guard deleted else { throw .notFound }
     }

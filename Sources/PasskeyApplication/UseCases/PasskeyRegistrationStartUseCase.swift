@@ -26,8 +26,7 @@ package struct PasskeyRegistrationStart: Sendable {
 package struct PasskeyRegistrationStartUseCase: Sendable {
     let accounts: any AccountRepository
     let registrations: any PasskeyRegistrationRepository
-    let limiter: AddressRateLimiter
-    let random: any RandomGenerator
+    let issuer: ChallengeIssuer
     let policy: PasskeyPolicy
     let clock: any WallClock
 
@@ -37,8 +36,7 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
     ) {
         self.accounts = accounts
         self.registrations = registrations
-        self.limiter = limiter
-        self.random = random
+        self.issuer = ChallengeIssuer(limiter: limiter, random: random, policy: policy, clock: clock)
         self.policy = policy
         self.clock = clock
     }
@@ -60,26 +58,19 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
                 throw .conditionalNotAllowed
             }
         }
-        let decision: RateLimitDecision
-        let found: AccountSummary?
-        do {
-            decision = try await limiter.check(clientAddress: clientAddress)
-            found = decision == .allowed ? try await accounts.accountSummary(id: session.account.id) : nil
-        } catch {
-            throw .init(error)
+        try await issuer.admit(clientAddress: clientAddress, as: PasskeyRegistrationStartError.self)
+        let found = try await PasskeyRegistrationStartError.catching { () async throws(RepositoryError) in
+            try await accounts.accountSummary(id: session.account.id)
         }
-        if case .limited(let retryAfter) = decision { throw .rateLimited(retryAfter: retryAfter) }
         guard let summary = found else {
             throw .internalFailure(cause: FailureCause(BrokenInvariant("the signed-in account has no summary")))
         }
+        let fresh = issuer.fresh()
         let challenge = PasskeyRegistrationChallenge(
-            id: ChallengeID(random.uuid()), accountID: summary.account.id,
-            challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
-            mode: mode, expiresAt: now.addingTimeInterval(policy.challengeLifetime))
-        do {
+            id: ChallengeID(fresh.id), accountID: summary.account.id, challenge: fresh.challenge, mode: mode,
+            expiresAt: fresh.expiresAt)
+        try await PasskeyRegistrationStartError.catching { () async throws(RepositoryError) in
             try await registrations.saveRegistrationChallenge(challenge)
-        } catch {
-            throw .init(error)
         }
         let options = CredentialCreationOptions(
             relyingPartyID: policy.relyingPartyID, relyingPartyName: policy.relyingPartyName,

@@ -28,25 +28,21 @@ package struct PasswordAuthentication: Sendable {
 package struct PasswordAuthenticationUseCase: Sendable {
     let accounts: any AccountRepository
     let sessions: any SessionRepository
-    let rateLimits: any RateLimitRepository
+    let attempts: AttemptCounter
     let hasher: any PasswordHasher
     let issuer: SessionIssuer
-    let policy: PasskeyPolicy
     let clock: any WallClock
-    let gate: AttemptGate
 
     package init(
         accounts: any AccountRepository, sessions: any SessionRepository, rateLimits: any RateLimitRepository,
         hasher: any PasswordHasher, issuer: SessionIssuer, policy: PasskeyPolicy, clock: any WallClock,
         gate: AttemptGate = AttemptGate()
     ) {
-        self.gate = gate
         self.accounts = accounts
         self.sessions = sessions
-        self.rateLimits = rateLimits
+        self.attempts = AttemptCounter(rateLimits: rateLimits, gate: gate, limits: policy.attemptLimits)
         self.hasher = hasher
         self.issuer = issuer
-        self.policy = policy
         self.clock = clock
     }
 
@@ -57,28 +53,21 @@ package struct PasswordAuthenticationUseCase: Sendable {
         guard !password.isEmpty, password.utf8.count <= PasswordRules.maximumBytes else {
             throw .invalidRequest(field: "password")
         }
-        let decision = try await repository { () async throws(RepositoryError) -> AttemptDecision in
-            try await gate.beginAttempt(
-                email: email.normalized, clientAddress: clientAddress, limits: policy.attemptLimits, in: rateLimits)
-        }
-        let attempt: AttemptID
-        switch decision {
-        case .limited(let retryAfter): throw .rateLimited(retryAfter: retryAfter)
-        case .allowed(let allowed): attempt = allowed
-        }
+        let attempt = try await attempts.begin(email: email, clientAddress: clientAddress, as: Failure.self)
         let found: PasswordAccount
         let needsRehash: Bool
-        switch try await repository({ () async throws(RepositoryError) in try await check(password, of: email) }) {
+        switch try await Failure.catching({ () async throws(RepositoryError) in try await check(password, of: email) })
+        {
         case .wrong: throw .invalidCredentials  // the attempt stays counted
         case .busy:
             // Nothing was checked: the attempt is not the user's failure.
-            try await repository { () async throws(RepositoryError) in try await rateLimits.forgiveAttempt(attempt) }
+            try await attempts.forgive(attempt, as: Failure.self)
             throw .hashingBusy
         case .verified(let account, let rehash):
             found = account
             needsRehash = rehash
         }
-        try await repository { () async throws(RepositoryError) in try await rateLimits.forgiveAttempt(attempt) }
+        try await attempts.forgive(attempt, as: Failure.self)
         let now = clock.now
         // A failed upgrade of the hash does not fail the sign-in (the old hash still verifies):
         // it is returned for the caller to log, as inner layers do not log.
@@ -91,7 +80,7 @@ package struct PasswordAuthenticationUseCase: Sendable {
                 rehashFailure = error
             }
         }
-        return try await repository { () async throws(RepositoryError) -> PasswordAuthentication in
+        return try await Failure.catching { () async throws(RepositoryError) -> PasswordAuthentication in
             if let upgraded {
                 try await accounts.updatePasswordHash(
                     accountID: found.account.id, from: found.credential.passwordHash, to: upgraded, at: now)
@@ -102,16 +91,7 @@ package struct PasswordAuthenticationUseCase: Sendable {
         }
     }
 
-    /// Runs repository work, mapping its errors to this use case's.
-    private func repository<T>(_ body: () async throws(RepositoryError) -> T)
-        async throws(PasswordAuthenticationError) -> T
-    {
-        do {
-            return try await body()
-        } catch {
-            throw .init(error)
-        }
-    }
+    private typealias Failure = PasswordAuthenticationError
 
     private enum Verdict {
         case verified(PasswordAccount, needsRehash: Bool)

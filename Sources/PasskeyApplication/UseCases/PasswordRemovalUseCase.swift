@@ -2,25 +2,16 @@
 /// Needs a recent sign-in; every other password session of the account ends with the password.
 package struct PasswordRemovalUseCase: Sendable {
     let accounts: any AccountRepository
-    let policy: PasskeyPolicy
-    let clock: any WallClock
+    let recentSignIn: RecentSignInRequirement
 
     package init(accounts: any AccountRepository, policy: PasskeyPolicy, clock: any WallClock) {
         self.accounts = accounts
-        self.policy = policy
-        self.clock = clock
+        self.recentSignIn = RecentSignInRequirement(policy: policy, clock: clock)
     }
 
     package func execute(session: ActiveSession) async throws(AccountManagementError) {
-        guard session.session.signedInRecently(now: clock.now, window: policy.reauthenticationWindow) else {
-            throw .reauthenticationRequired
-        }
-        let outcome: PasswordRemovalOutcome
-        do {
-            outcome = try await accounts.removePassword(
-                accountID: session.account.id, keepingSession: session.session.id)
-        } catch {
-            throw AccountManagementError(error)
+        let outcome = try await recentSignIn.change(by: session) { () async throws(RepositoryError) in
+            try await accounts.removePassword(accountID: session.account.id, keepingSession: session.session.id)
         }
         switch outcome {
         case .removed: return

@@ -16,7 +16,7 @@ package struct RecoveryCodeSetCreationUseCase: Sendable {
     let recoveryCodes: any RecoveryCodeRepository
     let random: any RandomGenerator
     let digester: any SecretDigester
-    let policy: PasskeyPolicy
+    let recentSignIn: RecentSignInRequirement
     let clock: any WallClock
 
     package init(
@@ -26,26 +26,21 @@ package struct RecoveryCodeSetCreationUseCase: Sendable {
         self.recoveryCodes = recoveryCodes
         self.random = random
         self.digester = digester
-        self.policy = policy
+        self.recentSignIn = RecentSignInRequirement(policy: policy, clock: clock)
         self.clock = clock
     }
 
     package func execute(session: ActiveSession) async throws(AccountManagementError) -> RecoveryCodeSet {
+        try recentSignIn.check(session)
         let now = clock.now
-        guard session.session.signedInRecently(now: now, window: policy.reauthenticationWindow) else {
-            throw .reauthenticationRequired
-        }
         let codes = (0..<Self.codesPerSet).map { _ in RecoveryCode(bytes: random.bytes(count: RecoveryCode.byteCount)) }
         let stored = codes.map { code in
             StoredRecoveryCode(
                 id: random.uuid(), accountID: session.account.id, digest: digester.sha256(Array(code.canonical.utf8)),
                 source: .user, createdAt: now, expiresAt: nil)
         }
-        let replaced: Bool
-        do {
-            replaced = try await recoveryCodes.replaceCodes(accountID: session.account.id, with: stored)
-        } catch {
-            throw AccountManagementError(error)
+        let replaced = try await AccountManagementError.catching { () async throws(RepositoryError) in
+            try await recoveryCodes.replaceCodes(accountID: session.account.id, with: stored)
         }
         guard replaced else { throw .notFound }
         return RecoveryCodeSet(codes: codes.map(\.formatted), createdAt: now)

@@ -72,6 +72,8 @@ import Testing
         #expect(f.consumed)
         #expect(f.authentications.sessions.map(\.credentialID) == [f.passkey.id])
         #expect(f.authentications.sessions.first?.expiresAt == f.clock.now.addingTimeInterval(3_600))
+        #expect(f.authentications.credential(id: f.passkey.id)?.signCount == 8)
+        #expect(f.authentications.credential(id: f.passkey.id)?.lastUsedAt == f.clock.now)
         // What verification was asked to demand.
         let expectation = try #require(f.verifier.authenticationExpectations.first)
         #expect(expectation.challenge == f.challenge.challenge)

@@ -3,7 +3,8 @@ package import PasskeyLibpq
 
 extension PostgresError {
     /// How a use case sees this error: a named conflict, an unavailable database, or a failure
-    /// whose text (for the operator's log) names the repository operation and the cause.
+    /// that names the repository operation and carries this error (its `logDescription`, with
+    /// SQLSTATE and the database's message, is for the operator's log).
     package func repositoryError(operation: String) -> RepositoryError {
         if isUnavailable { return .unavailable }
         // The constraint names are declared in Migrations/0001_initial_schema.sql.
@@ -14,7 +15,7 @@ extension PostgresError {
             default: return .conflict(.other(constraint))
             }
         }
-        return .failure("\(operation): \(logDescription)")
+        return .failure(operation: operation, underlying: self)
     }
 }
 

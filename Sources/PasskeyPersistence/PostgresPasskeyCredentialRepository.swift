@@ -8,12 +8,6 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
 
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
-    package func addCredential(_ credential: PasskeyCredential) async throws(RepositoryError) {
-        try await pool.run { connection async throws(PostgresError) in
-            try await PasskeyCredentialRow.insert(credential, on: connection)
-        }
-    }
-
     package func credentials(accountID: AccountID) async throws(RepositoryError) -> [PasskeyCredential] {
         try await pool.run { connection async throws(PostgresError) in
             try await Self.credentials(accountID: accountID, on: connection)

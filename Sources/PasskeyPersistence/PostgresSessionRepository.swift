@@ -102,46 +102,4 @@ package struct PostgresSessionRepository: SessionRepository {
             ).affectedRows
         }
     }
-
-    package func recordAssertion(
-        challengeID: ChallengeID, credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32,
-        backupState: Bool, usedAt: Date, session: AuthenticationSession
-    ) async throws(RepositoryError) -> AssertionRecording {
-        try await pool.run { connection async throws(PostgresError) in
-            // One statement, so one atomic step and one durable commit: the challenge is consumed
-            // exactly once (of two concurrent finishes the second finds it consumed and writes
-            // nothing); the counter moves only if the challenge was consumed here and only from
-            // the value that was verified against (two assertions with the same counter cannot
-            // both win); the session exists only if both did. The stored counter keeps the maximum.
-            let s = session
-            let result = try await connection.query(
-                """
-                WITH c AS (
-                    UPDATE passkey_authentication_challenges SET consumed_at = \(usedAt)
-                    WHERE id = \(challengeID.uuid) AND consumed_at IS NULL AND expires_at > \(usedAt)
-                    RETURNING id
-                ), u AS (
-                    UPDATE passkey_credentials
-                    SET sign_count = GREATEST(sign_count, \(Int64(newSignCount))), backup_state = \(backupState),
-                        last_used_at = \(usedAt)
-                    WHERE credential_id = \(bytes: credentialID.bytes) AND sign_count = \(Int64(expectedSignCount))
-                      AND EXISTS (SELECT 1 FROM c)
-                    RETURNING account_id
-                ), s AS (
-                    INSERT INTO authentication_sessions
-                        (id, account_id, token_digest, method, credential_id, created_at, expires_at)
-                    SELECT \(s.id.uuid), u.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue),
-                           \(bytes: credentialID.bytes), \(s.createdAt), \(s.expiresAt)
-                    FROM u
-                    RETURNING id
-                )
-                SELECT EXISTS (SELECT 1 FROM c), EXISTS (SELECT 1 FROM s)
-                """)
-            guard let row = result.first else {
-                throw PostgresError(kind: .decoding, diagnostic: "recordAssertion returned no row")
-            }
-            guard try row.bool(0) else { return .challengeUnavailable }
-            return try row.bool(1) ? .recorded : .staleCounter
-        }
-    }
 }

@@ -35,7 +35,8 @@ final class PasskeyServerApp: Sendable {
                 preparedStatements: configuration.databasePreparedStatements))
         let accounts = PostgresAccountRepository(pool: pool)
         let passkeys = PostgresPasskeyCredentialRepository(pool: pool)
-        let challenges = PostgresChallengeRepository(pool: pool)
+        let passkeyRegistrations = PostgresPasskeyRegistrationRepository(pool: pool)
+        let passkeyAuthentications = PostgresPasskeyAuthenticationRepository(pool: pool)
         let registrations = PostgresAccountRegistrationRepository(pool: pool)
         let sessions = PostgresSessionRepository(pool: pool)
         let rateLimits = PostgresRateLimitRepository(pool: pool)
@@ -80,15 +81,14 @@ final class PasskeyServerApp: Sendable {
             authentication: PasswordAuthenticationUseCase(
                 accounts: accounts, sessions: sessions, rateLimits: rateLimits, hasher: hasher, issuer: issuer,
                 policy: policy, clock: clock, gate: gate),
-            signOut: SignOutUseCase(sessions: sessions, clock: clock), ceremonies: ceremonies
+            signOut: SignOutUseCase(sessions: sessions, clock: clock), ceremonies: ceremonies, logger: logger
         ).register(in: &routes)
         PasskeyRegistrationsController(
             start: PasskeyRegistrationStartUseCase(
-                accounts: accounts, challenges: challenges, limiter: limiter, random: random, policy: policy,
-                clock: clock),
+                accounts: accounts, registrations: passkeyRegistrations, limiter: limiter, random: random,
+                policy: policy, clock: clock),
             finish: PasskeyRegistrationFinishUseCase(
-                challenges: challenges, passkeys: passkeys, verifier: verifier, names: names, policy: policy,
-                clock: clock),
+                registrations: passkeyRegistrations, verifier: verifier, names: names, policy: policy, clock: clock),
             ceremonies: ceremonies
         ).register(in: &routes)
         PasskeyAccountRegistrationsController(
@@ -101,24 +101,25 @@ final class PasskeyServerApp: Sendable {
         ).register(in: &routes)
         PasskeyAuthenticationsController(
             start: PasskeyAuthenticationStartUseCase(
-                challenges: challenges, limiter: limiter, random: random, policy: policy, clock: clock),
+                authentications: passkeyAuthentications, limiter: limiter, random: random, policy: policy,
+                clock: clock),
             finish: PasskeyAuthenticationFinishUseCase(
-                challenges: challenges, sessions: sessions, verifier: verifier, issuer: issuer, policy: policy,
+                authentications: passkeyAuthentications, verifier: verifier, issuer: issuer, policy: policy,
                 clock: clock),
             ceremonies: ceremonies
         ).register(in: &routes)
         PasskeysController(
             list: PasskeyListUseCase(passkeys: passkeys), rename: PasskeyRenameUseCase(passkeys: passkeys),
-            deletion: PasskeyDeletionUseCase(passkeys: passkeys, policy: policy, clock: clock)
+            deletion: PasskeyDeletionUseCase(passkeys: passkeys)
         ).register(in: &routes)
         AccountController(
             query: AccountQueryUseCase(accounts: accounts),
-            passwordRemoval: PasswordRemovalUseCase(accounts: accounts, policy: policy, clock: clock),
-            accountDeletion: AccountDeletionUseCase(accounts: accounts, policy: policy, clock: clock), logger: logger
+            passwordRemoval: PasswordRemovalUseCase(accounts: accounts),
+            accountDeletion: AccountDeletionUseCase(accounts: accounts), logger: logger
         ).register(in: &routes)
         AccountRecoveryCodesController(
             creation: RecoveryCodeSetCreationUseCase(
-                recoveryCodes: recoveryCodes, random: random, digester: digester, policy: policy, clock: clock),
+                recoveryCodes: recoveryCodes, random: random, digester: digester, clock: clock),
             logger: logger
         ).register(in: &routes)
         AccountSessionsController(
@@ -126,7 +127,7 @@ final class PasskeyServerApp: Sendable {
             end: SessionEndUseCase(sessions: sessions, clock: clock)
         ).register(in: &routes)
         RecoverySessionsController(
-            authentication: RecoverySignInUseCase(
+            authentication: RecoveryAuthenticationUseCase(
                 recoveryCodes: recoveryCodes, rateLimits: rateLimits, digester: digester, issuer: issuer,
                 policy: policy, clock: clock, gate: gate),
             ceremonies: ceremonies, logger: logger

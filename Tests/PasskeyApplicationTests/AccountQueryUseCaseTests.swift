@@ -35,8 +35,8 @@ import Testing
         await #expect(throws: AccountManagementError.unavailable) {
             try await useCase.execute(session: .signedIn(at: Date()))
         }
-        accounts.failNext(.failure("accountSummary: boom"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: "accountSummary: boom")) {
+        accounts.failNext(.scripted("accountSummary"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("accountSummary"))) {
             try await useCase.execute(session: .signedIn(at: Date()))
         }
     }

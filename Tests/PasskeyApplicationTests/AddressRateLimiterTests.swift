@@ -49,8 +49,8 @@ import Testing
         let limiter = AddressRateLimiter(repository: limits, limitPerMinute: 5, signupLimit: 5)
         limits.failNext(.unavailable)
         await #expect(throws: RepositoryError.unavailable) { try await limiter.check(clientAddress: "192.0.2.1") }
-        limits.failNext(.failure("countHit: boom"))
-        await #expect(throws: RepositoryError.failure("countHit: boom")) {
+        limits.failNext(.scripted("countHit"))
+        await #expect(throws: RepositoryError.scripted("countHit")) {
             try await limiter.checkSignup(clientAddress: "192.0.2.1")
         }
     }

@@ -67,8 +67,8 @@ import Testing
         let f = Fixture()
         f.sessions.failNext(.unavailable)
         await #expect(throws: BearerAuthenticationError.unavailable) { try await f.useCase.execute(token: "token-1") }
-        f.sessions.failNext(.failure("activeSession: boom"))
-        await #expect(throws: BearerAuthenticationError.internalFailure(cause: "activeSession: boom")) {
+        f.sessions.failNext(.scripted("activeSession"))
+        await #expect(throws: BearerAuthenticationError.internalFailure(cause: .scripted("activeSession"))) {
             try await f.useCase.execute(token: "token-1")
         }
     }

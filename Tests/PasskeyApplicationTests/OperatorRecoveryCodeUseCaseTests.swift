@@ -61,8 +61,8 @@ import Testing
         await #expect(throws: OperatorRecoveryCodeError.unavailable) {
             try await f.useCase.execute(email: "riku@example.com")
         }
-        f.codes.failNext(.failure("addOperatorCode: boom"))
-        await #expect(throws: OperatorRecoveryCodeError.internalFailure(cause: "addOperatorCode: boom")) {
+        f.codes.failNext(.scripted("addOperatorCode"))
+        await #expect(throws: OperatorRecoveryCodeError.internalFailure(cause: .scripted("addOperatorCode"))) {
             try await f.useCase.execute(email: "riku@example.com")
         }
         #expect(f.codes.storedCodes.isEmpty)

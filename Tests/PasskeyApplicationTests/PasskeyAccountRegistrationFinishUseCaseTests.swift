@@ -204,9 +204,9 @@ import Testing
         let registration = try await f.registration()
         f.registrations.failNext(.unavailable)
         await #expect(throws: PasskeyAccountRegistrationFinishError.unavailable) { try await f.finish(registration.id) }
-        f.registrations.failNext(.failure("usableAccountRegistration: boom"))
+        f.registrations.failNext(.scripted("usableAccountRegistration"))
         await #expect(
-            throws: PasskeyAccountRegistrationFinishError.internalFailure(cause: "usableAccountRegistration: boom")
+            throws: PasskeyAccountRegistrationFinishError.internalFailure(cause: .scripted("usableAccountRegistration"))
         ) {
             try await f.finish(registration.id)
         }
@@ -214,12 +214,12 @@ import Testing
         let failures: [(RepositoryError, PasskeyAccountRegistrationFinishError)] = [
             (.unavailable, .unavailable),
             (
-                .failure("completeAccountRegistration: boom"),
-                .internalFailure(cause: "completeAccountRegistration: boom")
+                .scripted("completeAccountRegistration"),
+                .internalFailure(cause: .scripted("completeAccountRegistration"))
             ),
             (
                 .conflict(.other("accounts_pkey")),
-                .internalFailure(cause: "unexpected conflict: other(\"accounts_pkey\")")
+                .internalFailure(cause: FailureCause(RepositoryError.conflict(.other("accounts_pkey"))))
             ),
         ]
         for (failure, expected) in failures {

@@ -89,17 +89,17 @@ import Testing
         f.policy.startsPerMinute = 0
         f.registrations.failNext(.unavailable)
         await #expect(throws: PasskeyAccountRegistrationStartError.unavailable) { try await f.start() }
-        f.registrations.failNext(.failure("saveAccountRegistration: boom"))
+        f.registrations.failNext(.scripted("saveAccountRegistration"))
         await #expect(
-            throws: PasskeyAccountRegistrationStartError.internalFailure(cause: "saveAccountRegistration: boom")
+            throws: PasskeyAccountRegistrationStartError.internalFailure(cause: .scripted("saveAccountRegistration"))
         ) {
             try await f.start()
         }
         f.policy.startsPerMinute = 10
         f.limits.failNext(.unavailable)
         await #expect(throws: PasskeyAccountRegistrationStartError.unavailable) { try await f.start() }
-        f.limits.failNext(.failure("countHit: boom"))
-        await #expect(throws: PasskeyAccountRegistrationStartError.internalFailure(cause: "countHit: boom")) {
+        f.limits.failNext(.scripted("countHit"))
+        await #expect(throws: PasskeyAccountRegistrationStartError.internalFailure(cause: .scripted("countHit"))) {
             try await f.start()
         }
     }

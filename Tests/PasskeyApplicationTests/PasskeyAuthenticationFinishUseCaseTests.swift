@@ -8,8 +8,7 @@ import Testing
 /// the challenge with the session; failures after the read consume the challenge on their own.
 @Suite struct PasskeyAuthenticationFinishUseCaseTests {
     private struct Fixture {
-        let challenges = InMemoryChallengeRepository()
-        let sessions: InMemorySessionRepository
+        let authentications = InMemoryPasskeyAuthenticationRepository()
         let verifier = ScriptedCredentialVerifier()
         let clock = FixedClock()
         let account = DomainFixtures.account()
@@ -18,18 +17,17 @@ import Testing
         var policy = PasskeyPolicy(sessionLifetime: 3_600)
 
         init() async throws {
-            sessions = InMemorySessionRepository(challenges: challenges)
             passkey = DomainFixtures.passkey(accountID: account.id, signCount: 7, backupEligible: false)
             challenge = PasskeyAuthenticationChallenge(
                 challenge: DomainFixtures.challenge(), expiresAt: clock.now.addingTimeInterval(300))
-            challenges.registerForSignIn(passkey, account: account)
-            try await challenges.saveAuthenticationChallenge(challenge)
+            authentications.register(passkey, account: account)
+            try await authentications.saveAuthenticationChallenge(challenge)
             verifier.acceptAuthentications(as: ScriptedCredentialVerifier.verifiedAuthentication(signCount: 8))
         }
 
         var useCase: PasskeyAuthenticationFinishUseCase {
             PasskeyAuthenticationFinishUseCase(
-                challenges: challenges, sessions: sessions, verifier: verifier,
+                authentications: authentications, verifier: verifier,
                 issuer: SessionIssuer(
                     tokens: SequentialTokenGenerator(), random: SequentialRandomGenerator(),
                     lifetime: policy.sessionLifetime),
@@ -54,7 +52,7 @@ import Testing
             }
         }
 
-        var consumed: Bool { challenges.authenticationChallenges.first { $0.id == challenge.id }?.consumedAt != nil }
+        var consumed: Bool { authentications.challenges.first { $0.id == challenge.id }?.consumedAt != nil }
     }
 
     private func failure(_ result: Result<PasskeyAuthenticationFinish, PasskeyAuthenticationFinishError>)
@@ -72,8 +70,10 @@ import Testing
         #expect(done.credentialID == f.passkey.id)
         #expect(!done.cloneWarning)
         #expect(f.consumed)
-        #expect(f.sessions.all.map(\.credentialID) == [f.passkey.id])
-        #expect(f.sessions.all.first?.expiresAt == f.clock.now.addingTimeInterval(3_600))
+        #expect(f.authentications.sessions.map(\.credentialID) == [f.passkey.id])
+        #expect(f.authentications.sessions.first?.expiresAt == f.clock.now.addingTimeInterval(3_600))
+        #expect(f.authentications.credential(id: f.passkey.id)?.signCount == 8)
+        #expect(f.authentications.credential(id: f.passkey.id)?.lastUsedAt == f.clock.now)
         // What verification was asked to demand.
         let expectation = try #require(f.verifier.authenticationExpectations.first)
         #expect(expectation.challenge == f.challenge.challenge)
@@ -101,7 +101,7 @@ import Testing
         #expect(failure(await f.finish()) == .challengeUnavailable)
         #expect(!f.consumed)
         #expect(f.verifier.authenticationExpectations.isEmpty)
-        #expect(f.sessions.all.isEmpty)
+        #expect(f.authentications.sessions.isEmpty)
     }
 
     @Test func anUnknownCredentialUsesTheChallengeUp() async throws {
@@ -118,18 +118,18 @@ import Testing
         f.verifier.refuseAuthentications(.signatureInvalid)
         #expect(failure(await f.finish()) == .authenticationFailed(.signatureInvalid))
         #expect(f.consumed)
-        #expect(f.sessions.all.isEmpty)
+        #expect(f.authentications.sessions.isEmpty)
     }
 
     @Test func aFinishThatLosesTheRaceForItsChallengeGetsNoSession() async throws {
         let f = try await Fixture()
         // Another finish consumed the challenge between this one's read and its write.
-        let context = try await f.challenges.assertionContext(
+        let context = try await f.authentications.assertionContext(
             challengeID: f.challenge.id, credentialID: f.passkey.id, now: f.clock.now)
         #expect(context.challenge != nil)
-        #expect(f.challenges.consumeForAssertion(id: f.challenge.id, now: f.clock.now))
+        #expect(f.authentications.consumeAsConcurrentFinish(id: f.challenge.id, now: f.clock.now))
         #expect(failure(await f.finish()) == .challengeUnavailable)
-        #expect(f.sessions.all.isEmpty)
+        #expect(f.authentications.sessions.isEmpty)
     }
 
     /// One verdict per challenge: concurrent finishes can all read it before any consumes it;
@@ -137,9 +137,10 @@ import Testing
     @Test func aFailureThatLosesTheRaceForItsChallengeAnswersChallengeUnavailable() async throws {
         let f = try await Fixture()
         f.verifier.refuseAuthentications(.signatureInvalid)
-        let racing = SessionRaceVerifier(inner: f.verifier, challenges: f.challenges, challengeID: f.challenge.id)
+        let racing = SessionRaceVerifier(
+            inner: f.verifier, authentications: f.authentications, challengeID: f.challenge.id)
         let useCase = PasskeyAuthenticationFinishUseCase(
-            challenges: f.challenges, sessions: f.sessions, verifier: racing,
+            authentications: f.authentications, verifier: racing,
             issuer: SessionIssuer(
                 tokens: SequentialTokenGenerator(), random: SequentialRandomGenerator(), lifetime: 60),
             policy: f.policy, clock: f.clock)
@@ -147,15 +148,15 @@ import Testing
             try await useCase.execute(challengeID: f.challenge.id, response: f.response())
         }
         #expect(f.consumed)
-        #expect(f.sessions.all.isEmpty)
+        #expect(f.authentications.sessions.isEmpty)
     }
 
     @Test func aCounterMovedByAConcurrentAssertionIsRefused() async throws {
         let f = try await Fixture()
-        f.sessions.setStaleCounter(true)
+        f.authentications.setStaleCounter(true)
         #expect(failure(await f.finish()) == .authenticationFailed(.signCountRegressed))
         #expect(f.consumed)
-        #expect(f.sessions.all.isEmpty)
+        #expect(f.authentications.sessions.isEmpty)
     }
 
     @Test func aSyncedPasskeysCloneWarningIsPassedOn() async throws {
@@ -167,13 +168,13 @@ import Testing
 
     @Test func repositoryFailuresAreUnavailableOrInternalWithTheirCause() async throws {
         let f = try await Fixture()
-        f.challenges.failNext(.unavailable)
+        f.authentications.failNext(.unavailable)
         #expect(failure(await f.finish()) == .unavailable)
-        f.challenges.failNext(.failure("assertionContext: boom"))
-        #expect(failure(await f.finish()) == .internalFailure(cause: "assertionContext: boom"))
-        f.sessions.failNext(.unavailable)
+        f.authentications.failNext(.scripted("assertionContext"))
+        #expect(failure(await f.finish()) == .internalFailure(cause: .scripted("assertionContext")))
+        f.authentications.failNextRecording(.unavailable)
         #expect(failure(await f.finish()) == .unavailable)
-        #expect(f.sessions.all.isEmpty)
+        #expect(f.authentications.sessions.isEmpty)
         // The write failed, so the challenge is still there for a retry.
         #expect(!f.consumed)
         #expect(
@@ -185,7 +186,7 @@ import Testing
 /// answers like `inner`.
 private struct SessionRaceVerifier: CredentialVerifier {
     let inner: ScriptedCredentialVerifier
-    let challenges: InMemoryChallengeRepository
+    let authentications: InMemoryPasskeyAuthenticationRepository
     let challengeID: ChallengeID
 
     func verifyRegistration(_ response: RegistrationResponse, expectation: RegistrationExpectation)
@@ -197,7 +198,7 @@ private struct SessionRaceVerifier: CredentialVerifier {
     func verifyAuthentication(_ response: AuthenticationResponse, expectation: AuthenticationExpectation)
         throws(CredentialVerificationFailure) -> VerifiedAuthentication
     {
-        _ = challenges.consumeForAssertion(id: challengeID, now: Date(timeIntervalSince1970: 0))
+        authentications.consumeAsConcurrentFinish(id: challengeID, now: Date(timeIntervalSince1970: 0))
         return try inner.verifyAuthentication(response, expectation: expectation)
     }
 }

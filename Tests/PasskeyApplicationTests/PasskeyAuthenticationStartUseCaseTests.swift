@@ -7,7 +7,7 @@ import Testing
 /// Passkey sign-in, start: one challenge bound to no account, under the start limit.
 @Suite struct PasskeyAuthenticationStartUseCaseTests {
     private struct Fixture {
-        let challenges = InMemoryChallengeRepository()
+        let authentications = InMemoryPasskeyAuthenticationRepository()
         let limits = InMemoryRateLimitRepository()
         let random = SequentialRandomGenerator()
         let clock = FixedClock()
@@ -15,7 +15,7 @@ import Testing
 
         var useCase: PasskeyAuthenticationStartUseCase {
             PasskeyAuthenticationStartUseCase(
-                challenges: challenges,
+                authentications: authentications,
                 limiter: AddressRateLimiter(repository: limits, limitPerMinute: policy.startsPerMinute),
                 random: random, policy: policy, clock: clock)
         }
@@ -28,8 +28,8 @@ import Testing
     @Test func aStartStoresOneChallengeAndOffersItForDiscoverableCredentials() async throws {
         let f = Fixture()
         let start = try await f.start()
-        let stored = try #require(f.challenges.authenticationChallenges.first)
-        #expect(f.challenges.authenticationChallenges.count == 1)
+        let stored = try #require(f.authentications.challenges.first)
+        #expect(f.authentications.challenges.count == 1)
         #expect(stored.id == start.challengeID)
         #expect(stored.consumedAt == nil)
         #expect(stored.expiresAt == f.clock.now.addingTimeInterval(90))
@@ -49,14 +49,14 @@ import Testing
         let second = try await f.start()
         #expect(first.challengeID != second.challengeID)
         #expect(first.options.challenge != second.options.challenge)
-        #expect(f.challenges.authenticationChallenges.count == 2)
+        #expect(f.authentications.challenges.count == 2)
     }
 
     @Test func theStartLimitRefusesAndStoresNothing() async throws {
         let f = Fixture()
         _ = try await f.start()
         await #expect(throws: PasskeyAuthenticationStartError.rateLimited(retryAfter: 60)) { try await f.start() }
-        #expect(f.challenges.authenticationChallenges.count == 1)
+        #expect(f.authentications.challenges.count == 1)
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
@@ -64,19 +64,19 @@ import Testing
         f.policy.startsPerMinute = 100
         f.limits.failNext(.unavailable)
         await #expect(throws: PasskeyAuthenticationStartError.unavailable) { try await f.start() }
-        f.limits.failNext(.failure("countHit: boom"))
-        await #expect(throws: PasskeyAuthenticationStartError.internalFailure(cause: "countHit: boom")) {
+        f.limits.failNext(.scripted("countHit"))
+        await #expect(throws: PasskeyAuthenticationStartError.internalFailure(cause: .scripted("countHit"))) {
             try await f.start()
         }
-        f.challenges.failNext(.unavailable)
+        f.authentications.failNext(.unavailable)
         await #expect(throws: PasskeyAuthenticationStartError.unavailable) { try await f.start() }
-        f.challenges.failNext(.conflict(.other("passkey_authentication_challenges_pkey")))
+        f.authentications.failNext(.conflict(.other("passkey_authentication_challenges_pkey")))
         await #expect(
             throws: PasskeyAuthenticationStartError.internalFailure(
-                cause: "unexpected conflict: other(\"passkey_authentication_challenges_pkey\")")
+                cause: FailureCause(RepositoryError.conflict(.other("passkey_authentication_challenges_pkey"))))
         ) {
             try await f.start()
         }
-        #expect(f.challenges.authenticationChallenges.isEmpty)
+        #expect(f.authentications.challenges.isEmpty)
     }
 }

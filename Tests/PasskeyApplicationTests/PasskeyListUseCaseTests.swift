@@ -12,9 +12,9 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_795_000_000)
         let newer = DomainFixtures.passkey(accountID: account.id, createdAt: now)
         let older = DomainFixtures.passkey(accountID: account.id, createdAt: now.addingTimeInterval(-60))
-        try await passkeys.addCredential(newer)
-        try await passkeys.addCredential(DomainFixtures.passkey(accountID: AccountID(), createdAt: now))
-        try await passkeys.addCredential(older)
+        passkeys.seed(newer)
+        passkeys.seed(DomainFixtures.passkey(accountID: AccountID(), createdAt: now))
+        passkeys.seed(older)
         let listed = try await PasskeyListUseCase(passkeys: passkeys).execute(session: .signedIn(account, at: now))
         #expect(listed == [older, newer])
     }
@@ -32,8 +32,8 @@ import Testing
         await #expect(throws: AccountManagementError.unavailable) {
             try await useCase.execute(session: .signedIn(at: Date()))
         }
-        passkeys.failNext(.failure("credentials: boom"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: "credentials: boom")) {
+        passkeys.failNext(.scripted("credentials"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("credentials"))) {
             try await useCase.execute(session: .signedIn(at: Date()))
         }
     }

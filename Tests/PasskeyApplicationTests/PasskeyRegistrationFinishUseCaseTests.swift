@@ -11,8 +11,7 @@ import Testing
     private static let aaguid = AAGUID(string: "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4")!
 
     private struct Fixture {
-        let challenges = InMemoryChallengeRepository()
-        let passkeys = InMemoryPasskeyCredentialRepository()
+        let registrations = InMemoryPasskeyRegistrationRepository()
         let verifier = ScriptedCredentialVerifier()
         let clock = FixedClock()
         let account = DomainFixtures.account()
@@ -20,7 +19,7 @@ import Testing
 
         var useCase: PasskeyRegistrationFinishUseCase {
             PasskeyRegistrationFinishUseCase(
-                challenges: challenges, passkeys: passkeys, verifier: verifier,
+                registrations: registrations, verifier: verifier,
                 names: FixedAuthenticatorNames([PasskeyRegistrationFinishUseCaseTests.aaguid: "Google Password Manager"]
                 ),
                 policy: policy, clock: clock)
@@ -35,7 +34,7 @@ import Testing
             let challenge = PasskeyRegistrationChallenge(
                 accountID: accountID ?? account.id, challenge: DomainFixtures.challenge(), mode: mode,
                 expiresAt: clock.now.addingTimeInterval(lifetime))
-            try await challenges.saveRegistrationChallenge(challenge)
+            try await registrations.saveRegistrationChallenge(challenge)
             return challenge
         }
 
@@ -62,14 +61,14 @@ import Testing
         let finish = try await f.finish(challenge.id, name: PasskeyName("Work phone"), residentKey: true)
 
         #expect(finish.mode == .modal)
-        #expect(f.challenges.registrationChallenge(id: challenge.id)?.consumedAt == f.clock.now)
+        #expect(f.registrations.challenge(id: challenge.id)?.consumedAt == f.clock.now)
         let expectation = try #require(f.verifier.registrationExpectations.first)
         #expect(expectation.challenge == challenge.challenge)
         #expect(expectation.requireUserPresence)
         #expect(expectation.requireUserVerification)
         #expect(expectation.verificationTime == f.clock.now)
-        let stored = try #require(f.passkeys.all.first)
-        #expect(f.passkeys.all.count == 1)
+        let stored = try #require(f.registrations.credentials.first)
+        #expect(f.registrations.credentials.count == 1)
         #expect(stored == finish.credential)
         #expect(stored.id == verified.credentialID)
         #expect(stored.accountID == f.account.id)
@@ -120,14 +119,14 @@ import Testing
         let challenge = try await f.challenge()
         let old = ActiveSession.signedIn(f.account, at: f.clock.now.addingTimeInterval(-3600))
         _ = try await f.finish(challenge.id, session: old)
-        #expect(f.passkeys.all.count == 1)
+        #expect(f.registrations.credentials.count == 1)
     }
 
     @Test func anUnknownChallengeIsUnavailableAndNothingIsVerified() async throws {
         let f = Fixture()
         await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) { try await f.finish(ChallengeID()) }
         #expect(f.verifier.registrationExpectations.isEmpty)
-        #expect(f.passkeys.all.isEmpty)
+        #expect(f.registrations.credentials.isEmpty)
     }
 
     @Test func anExpiredChallengeIsUnavailable() async throws {
@@ -145,7 +144,7 @@ import Testing
         await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) {
             try await f.finish(challenge.id, credentialID: [4, 5, 6])
         }
-        #expect(f.passkeys.all.count == 1)
+        #expect(f.registrations.credentials.count == 1)
     }
 
     @Test func anotherAccountsChallengeIsUnavailableAndStaysUsableForItsOwner() async throws {
@@ -153,7 +152,7 @@ import Testing
         let owner = DomainFixtures.account()
         let challenge = try await f.challenge(of: owner.id)
         await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) { try await f.finish(challenge.id) }
-        #expect(f.challenges.registrationChallenge(id: challenge.id)?.consumedAt == nil)
+        #expect(f.registrations.challenge(id: challenge.id)?.consumedAt == nil)
         let finish = try await f.finish(challenge.id, session: .signedIn(owner, at: f.clock.now))
         #expect(finish.credential.accountID == owner.id)
     }
@@ -171,7 +170,7 @@ import Testing
         await #expect(throws: PasskeyRegistrationFinishError.verificationFailed(reason)) {
             try await f.finish(challenge.id)
         }
-        #expect(f.passkeys.all.isEmpty)
+        #expect(f.registrations.credentials.isEmpty)
         // Consumed before verification: a retry with the same challenge cannot pass.
         f.verifier.acceptRegistrations(as: ScriptedCredentialVerifier.verifiedRegistration())
         await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) { try await f.finish(challenge.id) }
@@ -180,37 +179,39 @@ import Testing
     @Test func aCredentialRegisteredAlreadyIsAConflict() async throws {
         let f = Fixture()
         let existing = DomainFixtures.passkey(accountID: DomainFixtures.account().id)
-        try await f.passkeys.addCredential(existing)
+        f.registrations.seed(existing)
         f.verifier.acceptRegistrations(as: ScriptedCredentialVerifier.verifiedRegistration(credentialID: existing.id))
         await #expect(throws: PasskeyRegistrationFinishError.credentialExists) {
             try await f.finish(try await f.challenge().id)
         }
-        #expect(f.passkeys.all == [existing])
+        #expect(f.registrations.credentials == [existing])
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
         let f = Fixture()
-        f.challenges.failNext(.unavailable)
+        f.registrations.failNext(.unavailable)
         await #expect(throws: PasskeyRegistrationFinishError.unavailable) { try await f.finish(ChallengeID()) }
-        f.challenges.failNext(.failure("consumeRegistrationChallenge: boom"))
+        f.registrations.failNext(.scripted("consumeRegistrationChallenge"))
         await #expect(
-            throws: PasskeyRegistrationFinishError.internalFailure(cause: "consumeRegistrationChallenge: boom")
+            throws: PasskeyRegistrationFinishError.internalFailure(cause: .scripted("consumeRegistrationChallenge"))
         ) {
             try await f.finish(ChallengeID())
         }
-        f.passkeys.failNext(.unavailable)
+        f.registrations.failNextInsert(.unavailable)
         await #expect(throws: PasskeyRegistrationFinishError.unavailable) {
             try await f.finish(try await f.challenge().id)
         }
-        f.passkeys.failNext(.failure("addCredential: boom"))
-        await #expect(throws: PasskeyRegistrationFinishError.internalFailure(cause: "addCredential: boom")) {
+        f.registrations.failNextInsert(.scripted("addCredential"))
+        await #expect(throws: PasskeyRegistrationFinishError.internalFailure(cause: .scripted("addCredential"))) {
             try await f.finish(try await f.challenge().id)
         }
-        f.passkeys.failNext(.conflict(.emailTaken))
-        await #expect(throws: PasskeyRegistrationFinishError.internalFailure(cause: "unexpected conflict: emailTaken"))
-        {
+        f.registrations.failNextInsert(.conflict(.emailTaken))
+        await #expect(
+            throws: PasskeyRegistrationFinishError.internalFailure(
+                cause: FailureCause(RepositoryError.conflict(.emailTaken)))
+        ) {
             try await f.finish(try await f.challenge().id)
         }
-        #expect(f.passkeys.all.isEmpty)
+        #expect(f.registrations.credentials.isEmpty)
     }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite struct PasskeyRegistrationStartUseCaseTests {
     private struct Fixture {
         let accounts = InMemoryAccountRepository()
-        let challenges = InMemoryChallengeRepository()
+        let registrations = InMemoryPasskeyRegistrationRepository()
         let limits = InMemoryRateLimitRepository()
         let random = SequentialRandomGenerator()
         let clock = FixedClock()
@@ -19,7 +19,7 @@ import Testing
 
         var useCase: PasskeyRegistrationStartUseCase {
             PasskeyRegistrationStartUseCase(
-                accounts: accounts, challenges: challenges,
+                accounts: accounts, registrations: registrations,
                 limiter: AddressRateLimiter(repository: limits, limitPerMinute: policy.startsPerMinute),
                 random: random, policy: policy, clock: clock)
         }
@@ -49,7 +49,7 @@ import Testing
         f.accounts.setPasskeys(passkeys, for: f.account.id)
         let start = try await f.start(f.session(), .modal)
 
-        let stored = try #require(f.challenges.registrationChallenge(id: start.challengeID))
+        let stored = try #require(f.registrations.challenge(id: start.challengeID))
         #expect(stored.accountID == f.account.id)
         #expect(stored.mode == .modal)
         #expect(stored.consumedAt == nil)
@@ -83,7 +83,7 @@ import Testing
         await #expect(throws: PasskeyRegistrationStartError.reauthenticationRequired) {
             try await f.start(f.session(.passkey, age: 601), .modal)
         }
-        #expect(f.challenges.registrationChallenges.count == 1)
+        #expect(f.registrations.challenges.count == 1)
         #expect(f.limits.hits(on: "start:192.0.2.7") == 1)
     }
 
@@ -92,7 +92,7 @@ import Testing
         let start = try await f.start(f.session(.password, age: 299), .conditional)
         #expect(start.mode == .conditional)
         #expect(start.options.userVerification == .preferred)
-        #expect(f.challenges.registrationChallenge(id: start.challengeID)?.mode == .conditional)
+        #expect(f.registrations.challenge(id: start.challengeID)?.mode == .conditional)
     }
 
     @Test func conditionalStartDoesNotAskForTheReauthenticationWindow() async throws {
@@ -112,7 +112,7 @@ import Testing
         await #expect(throws: PasskeyRegistrationStartError.conditionalNotAllowed) {
             try await f.start(f.session(method, age: age), .conditional)
         }
-        #expect(f.challenges.registrationChallenges.isEmpty)
+        #expect(f.registrations.challenges.isEmpty)
         #expect(f.limits.hits(on: "start:192.0.2.7") == 0)
     }
 
@@ -125,18 +125,19 @@ import Testing
         await #expect(throws: PasskeyRegistrationStartError.rateLimited(retryAfter: 60)) {
             try await f.start(f.session(), .modal)
         }
-        #expect(f.challenges.registrationChallenges.count == 2)
+        #expect(f.registrations.challenges.count == 2)
     }
 
     @Test func aSignedInAccountWithoutASummaryIsAnInternalFailure() async throws {
         let f = try await Fixture()
         _ = try await f.accounts.deleteAccount(id: f.account.id)
         await #expect(
-            throws: PasskeyRegistrationStartError.internalFailure(cause: "the signed-in account has no summary")
+            throws: PasskeyRegistrationStartError.internalFailure(
+                cause: FailureCause(BrokenInvariant("the signed-in account has no summary")))
         ) {
             try await f.start(f.session(), .modal)
         }
-        #expect(f.challenges.registrationChallenges.isEmpty)
+        #expect(f.registrations.challenges.isEmpty)
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
@@ -144,16 +145,18 @@ import Testing
         f.policy.startsPerMinute = 100
         f.limits.failNext(.unavailable)
         await #expect(throws: PasskeyRegistrationStartError.unavailable) { try await f.start(f.session(), .modal) }
-        f.accounts.failNext(.failure("accountSummary: boom"))
-        await #expect(throws: PasskeyRegistrationStartError.internalFailure(cause: "accountSummary: boom")) {
+        f.accounts.failNext(.scripted("accountSummary"))
+        await #expect(throws: PasskeyRegistrationStartError.internalFailure(cause: .scripted("accountSummary"))) {
             try await f.start(f.session(), .modal)
         }
-        f.challenges.failNext(.unavailable)
+        f.registrations.failNext(.unavailable)
         await #expect(throws: PasskeyRegistrationStartError.unavailable) { try await f.start(f.session(), .modal) }
-        f.challenges.failNext(.failure("saveRegistrationChallenge: boom"))
-        await #expect(throws: PasskeyRegistrationStartError.internalFailure(cause: "saveRegistrationChallenge: boom")) {
+        f.registrations.failNext(.scripted("saveRegistrationChallenge"))
+        await #expect(
+            throws: PasskeyRegistrationStartError.internalFailure(cause: .scripted("saveRegistrationChallenge"))
+        ) {
             try await f.start(f.session(), .modal)
         }
-        #expect(f.challenges.registrationChallenges.isEmpty)
+        #expect(f.registrations.challenges.isEmpty)
     }
 }

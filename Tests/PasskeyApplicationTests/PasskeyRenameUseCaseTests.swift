@@ -20,7 +20,7 @@ import Testing
     @Test func aPasskeyOfTheAccountIsRenamedAndReturned() async throws {
         let f = Fixture()
         let passkey = DomainFixtures.passkey(accountID: f.account.id, name: "iCloud Keychain")
-        try await f.passkeys.addCredential(passkey)
+        f.passkeys.seed(passkey)
         let renamed = try await f.rename(passkey.id, to: "Personal iPhone")
         #expect(renamed.id == passkey.id)
         #expect(renamed.name.value == "Personal iPhone")
@@ -30,7 +30,7 @@ import Testing
     @Test func anUnknownOrOtherAccountsPasskeyIsNotFoundAndKeepsItsName() async throws {
         let f = Fixture()
         let other = DomainFixtures.passkey(accountID: AccountID(), name: "YubiKey")
-        try await f.passkeys.addCredential(other)
+        f.passkeys.seed(other)
         for id in [other.id, DomainFixtures.credentialID()] {
             await #expect(throws: AccountManagementError.notFound) { try await f.rename(id, to: "Mine now") }
         }
@@ -43,8 +43,8 @@ import Testing
         await #expect(throws: AccountManagementError.unavailable) {
             try await f.rename(DomainFixtures.credentialID(), to: "x")
         }
-        f.passkeys.failNext(.failure("renameCredential: boom"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: "renameCredential: boom")) {
+        f.passkeys.failNext(.scripted("renameCredential"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("renameCredential"))) {
             try await f.rename(DomainFixtures.credentialID(), to: "x")
         }
     }

@@ -106,7 +106,9 @@ import Testing
         f.hasher.setBusy(true)
         await #expect(throws: PasswordAccountRegistrationError.hashingBusy) { try await f.register() }
         f.hasher.setFailing(true)
-        await #expect(throws: PasswordAccountRegistrationError.internalFailure(cause: "password hashing failed")) {
+        await #expect(
+            throws: PasswordAccountRegistrationError.internalFailure(cause: FailureCause(PasswordHashingError.failed))
+        ) {
             try await f.register()
         }
         #expect(try await f.accounts.passwordAccount(normalizedEmail: "kenji@example.com") == nil)
@@ -117,14 +119,17 @@ import Testing
         f.signupLimit = 100
         f.limits.failNext(.unavailable)
         await #expect(throws: PasswordAccountRegistrationError.unavailable) { try await f.register() }
-        f.limits.failNext(.failure("countHit: boom"))
-        await #expect(throws: PasswordAccountRegistrationError.internalFailure(cause: "countHit: boom")) {
+        f.limits.failNext(.scripted("countHit"))
+        await #expect(throws: PasswordAccountRegistrationError.internalFailure(cause: .scripted("countHit"))) {
             try await f.register()
         }
         let failures: [(RepositoryError, PasswordAccountRegistrationError)] = [
             (.unavailable, .unavailable),
-            (.failure("createPasswordAccount: boom"), .internalFailure(cause: "createPasswordAccount: boom")),
-            (.conflict(.credentialExists), .internalFailure(cause: "unexpected conflict: credentialExists")),
+            (.scripted("createPasswordAccount"), .internalFailure(cause: .scripted("createPasswordAccount"))),
+            (
+                .conflict(.credentialExists),
+                .internalFailure(cause: FailureCause(RepositoryError.conflict(.credentialExists)))
+            ),
         ]
         for (failure, expected) in failures {
             f.accounts.failNext(failure)

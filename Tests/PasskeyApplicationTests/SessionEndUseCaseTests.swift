@@ -75,16 +75,16 @@ import Testing
         await #expect(throws: AccountManagementError.unavailable) {
             try await f.useCase.endOne(mine.id, session: f.caller(mine))
         }
-        f.sessions.failNext(.failure("revokeSession: boom"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: "revokeSession: boom")) {
+        f.sessions.failNext(.scripted("revokeSession"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("revokeSession"))) {
             try await f.useCase.endOne(mine.id, session: f.caller(mine))
         }
         f.sessions.failNext(.unavailable)
         await #expect(throws: AccountManagementError.unavailable) {
             try await f.useCase.endOthers(session: f.caller(mine))
         }
-        f.sessions.failNext(.failure("revokeOtherSessions: boom"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: "revokeOtherSessions: boom")) {
+        f.sessions.failNext(.scripted("revokeOtherSessions"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("revokeOtherSessions"))) {
             try await f.useCase.endOthers(session: f.caller(mine))
         }
         #expect(f.live == [mine.id])

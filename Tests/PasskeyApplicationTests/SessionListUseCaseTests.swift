@@ -32,8 +32,8 @@ import Testing
         await #expect(throws: AccountManagementError.unavailable) {
             try await useCase.execute(session: .signedIn(at: Date()))
         }
-        sessions.failNext(.failure("activeSessions: boom"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: "activeSessions: boom")) {
+        sessions.failNext(.scripted("activeSessions"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("activeSessions"))) {
             try await useCase.execute(session: .signedIn(at: Date()))
         }
     }

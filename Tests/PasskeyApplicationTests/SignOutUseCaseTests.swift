@@ -36,8 +36,8 @@ import Testing
         let useCase = SignOutUseCase(sessions: sessions, clock: FixedClock())
         sessions.failNext(.unavailable)
         await #expect(throws: SignOutError.unavailable) { try await useCase.execute(session: .signedIn(at: Date())) }
-        sessions.failNext(.failure("revokeSession: boom"))
-        await #expect(throws: SignOutError.internalFailure(cause: "revokeSession: boom")) {
+        sessions.failNext(.scripted("revokeSession"))
+        await #expect(throws: SignOutError.internalFailure(cause: .scripted("revokeSession"))) {
             try await useCase.execute(session: .signedIn(at: Date()))
         }
     }

@@ -81,7 +81,7 @@ import Testing
             let repos = Repositories(pool: pool)
             let existing = try await repos.passwordAccount()
             let id = DomainFixtures.credentialID()
-            try await repos.passkeys.addCredential(DomainFixtures.passkey(id: id, accountID: existing.id))
+            try await repos.passkeyRegistrations.addCredential(DomainFixtures.passkey(id: id, accountID: existing.id))
             let r = registration()
             try await repos.registrations.saveAccountRegistration(r)
             await #expect(throws: RepositoryError.conflict(.credentialExists)) {

@@ -53,7 +53,7 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount(email: "Summary@Example.com")
             let passkey = DomainFixtures.passkey(accountID: account.id)
-            try await repos.passkeys.addCredential(passkey)
+            try await repos.passkeyRegistrations.addCredential(passkey)
             let summary = try #require(try await repos.accounts.accountSummary(id: account.id))
             #expect(summary.email.value == "Summary@Example.com")
             #expect(summary.hasPassword)
@@ -70,11 +70,12 @@ import Testing
             #expect(
                 try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID())
                     == .noPasskeyUsedYet)
-            try await repos.passkeys.addCredential(DomainFixtures.passkey(accountID: account.id))
+            try await repos.passkeyRegistrations.addCredential(DomainFixtures.passkey(accountID: account.id))
             #expect(
                 try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID())
                     == .noPasskeyUsedYet)
-            try await repos.passkeys.addCredential(DomainFixtures.passkey(accountID: account.id, lastUsedAt: Date()))
+            try await repos.passkeyRegistrations.addCredential(
+                DomainFixtures.passkey(accountID: account.id, lastUsedAt: Date()))
             #expect(
                 try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID())
                     == .noRecoverySetUp)

@@ -10,7 +10,12 @@ struct Repositories {
     let pool: PostgresConnectionPool
     var accounts: PostgresAccountRepository { PostgresAccountRepository(pool: pool) }
     var passkeys: PostgresPasskeyCredentialRepository { PostgresPasskeyCredentialRepository(pool: pool) }
-    var challenges: PostgresChallengeRepository { PostgresChallengeRepository(pool: pool) }
+    var passkeyRegistrations: PostgresPasskeyRegistrationRepository {
+        PostgresPasskeyRegistrationRepository(pool: pool)
+    }
+    var passkeyAuthentications: PostgresPasskeyAuthenticationRepository {
+        PostgresPasskeyAuthenticationRepository(pool: pool)
+    }
     var registrations: PostgresAccountRegistrationRepository { PostgresAccountRegistrationRepository(pool: pool) }
     var sessions: PostgresSessionRepository { PostgresSessionRepository(pool: pool) }
     var recoveryCodes: PostgresRecoveryCodeRepository { PostgresRecoveryCodeRepository(pool: pool) }
@@ -40,5 +45,28 @@ struct Repositories {
             id: UUID(), accountID: accountID, digest: (0..<32).map { _ in UInt8.random(in: 0...255) }, source: .user,
             createdAt: Date(), expiresAt: nil)
         _ = try await recoveryCodes.replaceCodes(accountID: accountID, with: [code])
+    }
+}
+
+/// Opens `count` connections of the pool first, so a race that follows is between connections,
+/// not connects.
+func openConnections(_ count: Int, of pool: PostgresConnectionPool) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<count {
+            group.addTask {
+                _ = try await pool.withConnection { c async throws(PostgresError) in
+                    try await c.query("SELECT pg_sleep(0.05)")
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+}
+
+/// Runs `body` `count` times at once and counts how many returned true.
+func race(_ count: Int, _ body: @escaping @Sendable () async throws -> Bool) async throws -> Int {
+    try await withThrowingTaskGroup(of: Bool.self) { group in
+        for _ in 0..<count { group.addTask(operation: body) }
+        return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
     }
 }

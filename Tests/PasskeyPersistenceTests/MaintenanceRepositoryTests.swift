@@ -14,10 +14,10 @@ import Testing
             let past = Date().addingTimeInterval(-10)
             let future = Date().addingTimeInterval(300)
             for i in 0..<7 {
-                try await repos.challenges.saveAuthenticationChallenge(
+                try await repos.passkeyAuthentications.saveAuthenticationChallenge(
                     PasskeyAuthenticationChallenge(
                         challenge: DomainFixtures.challenge(), expiresAt: i < 5 ? past : future))
-                try await repos.challenges.saveRegistrationChallenge(
+                try await repos.passkeyRegistrations.saveRegistrationChallenge(
                     PasskeyRegistrationChallenge(
                         accountID: account.id, challenge: DomainFixtures.challenge(), mode: .modal,
                         expiresAt: i < 5 ? past : future))

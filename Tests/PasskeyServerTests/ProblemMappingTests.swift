@@ -1,6 +1,7 @@
 import Foundation
 import PasskeyApplication
 import PasskeyDomain
+import PasskeyLibpq
 import PasskeyWire
 import Testing
 
@@ -29,7 +30,9 @@ import Testing
         Self.check(PasskeyAuthenticationFinishError.unknownCredential, 401, .unknownCredential)
         Self.check(PasskeyAuthenticationFinishError.authenticationFailed(failure), 401, .authenticationFailed)
         Self.check(PasskeyAuthenticationFinishError.unavailable, 503, .serviceUnavailable)
-        Self.check(PasskeyAuthenticationFinishError.internalFailure(cause: "x"), 500, .internal)
+        Self.check(
+            PasskeyAuthenticationFinishError.internalFailure(cause: FailureCause(RepositoryError.unavailable)), 500,
+            .internal)
         // The reason is logged and counted, never told.
         #expect(PasskeyAuthenticationFinishError.authenticationFailed(failure).problem.reason == nil)
         #expect(PasskeyAuthenticationFinishError.authenticationFailed(failure).failure.reason == "signatureInvalid")
@@ -58,19 +61,25 @@ import Testing
         #expect(limited.headers.contains { $0.name == "Retry-After" && $0.value == "42" })
         Self.check(PasswordAccountRegistrationError.weakPassword, 400, .weakPassword)
         Self.check(PasswordAccountRegistrationError.emailTaken, 409, .emailTaken)
-        Self.check(RecoverySignInError.invalidCredentials, 401, .invalidCredentials)
-        Self.check(RecoverySignInError.invalidRequest(field: "code"), 400, .invalidRequest)
+        Self.check(RecoveryAuthenticationError.invalidCredentials, 401, .invalidCredentials)
+        Self.check(RecoveryAuthenticationError.invalidRequest(field: "code"), 400, .invalidRequest)
     }
 
     @Test func managementErrors() {
         Self.check(AccountManagementError.notFound, 404, .notFound)
-        Self.check(AccountManagementError.reauthenticationRequired, 403, .reauthenticationRequired)
+        Self.check(RecentSignInError.reauthenticationRequired, 403, .reauthenticationRequired)
         Self.check(AccountManagementError.lastCredential, 409, .lastCredential)
         Self.check(AccountManagementError.passkeyNotYetUsed, 409, .passkeyNotYetUsed)
         Self.check(AccountManagementError.recoveryNotSetUp, 409, .recoveryNotSetUp)
-        // A 500 keeps its cause for the log and says nothing of it.
-        let internalFailure = AccountManagementError.internalFailure(cause: "SQLSTATE 42P01").problem
-        #expect(internalFailure.cause == "SQLSTATE 42P01")
+        // A 500 keeps its cause for the log (a database error with its diagnostic) and says nothing of it.
+        let database = PostgresError(
+            kind: .statement, sqlState: "42P01", diagnostic: "relation \"password_failures\" does not exist")
+        let internalFailure = AccountManagementError.internalFailure(
+            cause: FailureCause(
+                RepositoryError.failure(operation: "PostgresRateLimitRepository.beginAttempt", underlying: database))
+        ).problem
+        #expect(internalFailure.cause == "PostgresRateLimitRepository.beginAttempt: \(database.logDescription)")
+        #expect(internalFailure.cause?.contains("password_failures") == true)
         #expect(!String(decoding: internalFailure.response.body, as: UTF8.self).contains("42P01"))
     }
 

@@ -8,12 +8,8 @@ package enum PasskeyDeletionOutcome: Hashable, Sendable {
     case lastCredential
 }
 
-/// Registered passkeys.
+/// Registered passkeys, as their owner manages them (adding one is `PasskeyRegistrationRepository`'s).
 package protocol PasskeyCredentialRepository: Sendable {
-    /// Stores a verified passkey. A credential ID already registered (to anyone) throws
-    /// `.conflict(.credentialExists)`.
-    func addCredential(_ credential: PasskeyCredential) async throws(RepositoryError)
-
     /// The account's passkeys, oldest first.
     func credentials(accountID: AccountID) async throws(RepositoryError) -> [PasskeyCredential]
 

@@ -28,3 +28,12 @@ package protocol PasswordHasher: Sendable {
     /// Spends about the time of a real verification, for unknown emails (no account enumeration by timing).
     func verifyAgainstDummy(_ password: String) async throws(PasswordHashingError)
 }
+
+extension PasswordHashingError: CustomStringConvertible {
+    package var description: String {
+        switch self {
+        case .busy: "password hashing busy"
+        case .failed: "password hashing failed"
+        }
+    }
+}

@@ -1,13 +1,15 @@
-/// What a repository can report. Use cases branch on which of these happened; a `.failure`'s
-/// text (the adapter's operation, SQLSTATE and the database's message) travels with the use
-/// case's `internalFailure(cause:)` to the one place that logs it (`ControllerSupport.respond`).
-package enum RepositoryError: Error, Hashable, Sendable {
+/// What a repository can report. Use cases branch on which of these happened; a `.failure`
+/// carries the adapter's operation and the error it met (for PostgreSQL a `PostgresError`, with
+/// SQLSTATE and the database's message), which travel as the use case's
+/// `internalFailure(cause:)` to the one place that logs them.
+package enum RepositoryError: Error, Sendable {
     /// A uniqueness or reference rule refused the write; says which, in the domain's words.
     case conflict(Conflict)
     /// The database could not be reached (or no connection became free in time).
     case unavailable
-    /// Anything else went wrong; the adapter has the details.
-    case failure(String)
+    /// Anything else went wrong: which operation (`PostgresAccountRepository.passwordAccount(normalizedEmail:)`)
+    /// and the error it met.
+    case failure(operation: String, underlying: any Error & Sendable)
 }
 
 /// What a refused write collided with. The adapter maps its own constraint names to these, so
@@ -21,14 +23,32 @@ package enum Conflict: Hashable, Sendable {
     case other(String)
 }
 
-extension RepositoryError {
-    /// What went wrong, for the operator's log when a use case gives up (`internalFailure`):
-    /// the adapter's operation and cause (SQLSTATE and the database's message), never data.
-    package var cause: String {
+extension RepositoryError: CustomStringConvertible {
+    /// What went wrong, in the underlying error's own words (which, for a `PostgresError`, are
+    /// deliberately generic; the server's log asks it for its diagnostic).
+    package var description: String {
         switch self {
         case .conflict(let conflict): "unexpected conflict: \(conflict)"
         case .unavailable: "database unavailable"
-        case .failure(let text): text
+        case .failure(let operation, let underlying): "\(operation): \(underlying)"
         }
+    }
+}
+
+extension RepositoryError: Hashable {
+    /// Failures are equal when they name the same operation and their underlying errors are of
+    /// one type and describe themselves alike (errors in general are not `Equatable`).
+    package static func == (lhs: RepositoryError, rhs: RepositoryError) -> Bool {
+        switch (lhs, rhs) {
+        case (.conflict(let left), .conflict(let right)): left == right
+        case (.unavailable, .unavailable): true
+        case (.failure(let leftOperation, let left), .failure(let rightOperation, let right)):
+            leftOperation == rightOperation && FailureCause(left) == FailureCause(right)
+        case (.conflict, _), (.unavailable, _), (.failure, _): false
+        }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(String(reflecting: self))
     }
 }

@@ -1,8 +1,6 @@
 /// Why a management request on the signed-in account failed.
 package enum AccountManagementError: Error, Hashable, Sendable {
     case notFound
-    /// The session signed in too long ago for this change (`REAUTHENTICATION_WINDOW_SECONDS`).
-    case reauthenticationRequired
     /// Deleting it would leave the account with no way in.
     case lastCredential
     /// Removing the password needs a passkey that has signed in at least once.
@@ -11,5 +9,5 @@ package enum AccountManagementError: Error, Hashable, Sendable {
     case recoveryNotSetUp
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }

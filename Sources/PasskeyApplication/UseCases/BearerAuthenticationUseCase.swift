@@ -4,7 +4,7 @@ package enum BearerAuthenticationError: Error, Hashable, Sendable {
     case unauthorized
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// Resolves `Authorization: Bearer …` to a live session.

@@ -6,7 +6,7 @@ package enum OperatorRecoveryCodeError: Error, Hashable, Sendable {
     case invalidEmail
     case unknownEmail
     case unavailable
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// `passkey-server recovery-code EMAIL`: one single-use code for the account, valid

@@ -13,7 +13,7 @@ package enum PasskeyAccountRegistrationFinishError: Error, Hashable, Sendable {
     case credentialExists
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// A passkey account just created.
@@ -86,7 +86,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
             case .conflict(.emailTaken): throw .emailTaken
             case .conflict(.credentialExists): throw .credentialExists
             case .unavailable: throw .unavailable
-            case .conflict, .failure: throw .internalFailure(cause: error.cause)
+            case .conflict, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }
         guard completion == .completed else { throw .registrationUnavailable }

@@ -7,7 +7,7 @@ package enum PasskeyAccountRegistrationStartError: Error, Hashable, Sendable {
     case rateLimited(retryAfter: Int)
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// Options for creating an account with a passkey; the account does not exist yet.
@@ -20,20 +20,18 @@ package struct PasskeyAccountRegistrationStart: Sendable {
 /// (which returns them only at the end).
 package struct PasskeyAccountRegistrationStartUseCase: Sendable {
     let registrations: any AccountRegistrationRepository
-    let limiter: AddressRateLimiter
+    let issuer: ChallengeIssuer
     let random: any RandomGenerator
     let policy: PasskeyPolicy
-    let clock: any WallClock
 
     package init(
         registrations: any AccountRegistrationRepository, limiter: AddressRateLimiter, random: any RandomGenerator,
         policy: PasskeyPolicy, clock: any WallClock
     ) {
         self.registrations = registrations
-        self.limiter = limiter
+        self.issuer = ChallengeIssuer(limiter: limiter, random: random, policy: policy, clock: clock)
         self.random = random
         self.policy = policy
-        self.clock = clock
     }
 
     package func execute(email rawEmail: String?, displayName rawName: String?, clientAddress: String)
@@ -49,24 +47,16 @@ package struct PasskeyAccountRegistrationStartUseCase: Sendable {
             guard let parsed = DisplayName(rawName) else { throw .invalidRequest(field: "displayName") }
             displayName = parsed
         }
-        let now = clock.now
-        let registration = PasskeyAccountRegistration(
-            id: RegistrationID(random.uuid()), prospectiveAccountID: AccountID(random.uuid()), email: email,
-            displayName: displayName,
-            challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
-            expiresAt: now.addingTimeInterval(policy.challengeLifetime))
-        let decision: RateLimitDecision
-        do {
-            decision = try await limiter.check(clientAddress: clientAddress)
-        } catch {
-            throw .init(error)
-        }
-        if case .limited(let retryAfter) = decision { throw .rateLimited(retryAfter: retryAfter) }
-        do {
-            try await registrations.saveAccountRegistration(registration)
-        } catch {
-            throw .init(error)
-        }
+        let registration = try await issuer.issue(
+            clientAddress: clientAddress, as: PasskeyAccountRegistrationStartError.self,
+            make: { fresh in
+                PasskeyAccountRegistration(
+                    id: RegistrationID(fresh.id), prospectiveAccountID: AccountID(random.uuid()), email: email,
+                    displayName: displayName, challenge: fresh.challenge, expiresAt: fresh.expiresAt)
+            },
+            save: { (registration) async throws(RepositoryError) in
+                try await registrations.saveAccountRegistration(registration)
+            })
         let options = CredentialCreationOptions(
             relyingPartyID: policy.relyingPartyID, relyingPartyName: policy.relyingPartyName,
             userHandle: registration.prospectiveAccountID.userHandle, userName: email?.value ?? "",

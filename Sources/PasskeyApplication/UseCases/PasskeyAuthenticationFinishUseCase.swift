@@ -10,7 +10,7 @@ package enum PasskeyAuthenticationFinishError: Error, Hashable, Sendable {
     case authenticationFailed(CredentialVerificationFailure)
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// A successful sign-in.
@@ -27,19 +27,17 @@ package struct PasskeyAuthenticationFinish: Sendable {
 /// inserts the session. A finish that reaches verification and fails (or names an unknown
 /// credential) consumes the challenge with a statement of its own.
 package struct PasskeyAuthenticationFinishUseCase: Sendable {
-    let challenges: any ChallengeRepository
-    let sessions: any SessionRepository
+    let authentications: any PasskeyAuthenticationRepository
     let verifier: any CredentialVerifier
     let issuer: SessionIssuer
     let policy: PasskeyPolicy
     let clock: any WallClock
 
     package init(
-        challenges: any ChallengeRepository, sessions: any SessionRepository, verifier: any CredentialVerifier,
-        issuer: SessionIssuer, policy: PasskeyPolicy, clock: any WallClock
+        authentications: any PasskeyAuthenticationRepository, verifier: any CredentialVerifier, issuer: SessionIssuer,
+        policy: PasskeyPolicy, clock: any WallClock
     ) {
-        self.challenges = challenges
-        self.sessions = sessions
+        self.authentications = authentications
         self.verifier = verifier
         self.issuer = issuer
         self.policy = policy
@@ -54,7 +52,7 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
         // Round trip 1 reads, writes nothing: an unusable challenge is refused without a commit.
         let context: AssertionContext
         do {
-            context = try await challenges.assertionContext(
+            context = try await authentications.assertionContext(
                 challengeID: challengeID, credentialID: credentialID, now: now)
         } catch {
             throw .init(error)
@@ -83,7 +81,7 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
         let (stored, issued) = issuer.make(for: account, method: .passkey, credentialID: credential.id, now: now)
         let recording: AssertionRecording
         do {
-            recording = try await sessions.recordAssertion(
+            recording = try await authentications.recordAssertion(
                 challengeID: challengeID, credentialID: credential.id, expectedSignCount: credential.signCount,
                 newSignCount: verified.signCount, backupState: verified.backupState, usedAt: now, session: stored)
         } catch {
@@ -109,7 +107,7 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
     private func consume(_ challengeID: ChallengeID, now: Date) async throws(PasskeyAuthenticationFinishError) {
         let consumed: Bool
         do {
-            consumed = try await challenges.consumeAuthenticationChallenge(id: challengeID, now: now)
+            consumed = try await authentications.consumeAuthenticationChallenge(id: challengeID, now: now)
         } catch {
             throw .init(error)
         }

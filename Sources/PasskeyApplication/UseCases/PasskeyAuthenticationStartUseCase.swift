@@ -6,7 +6,7 @@ package enum PasskeyAuthenticationStartError: Error, Hashable, Sendable {
     case rateLimited(retryAfter: Int)
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// Options for the one shared sign-in flow.
@@ -18,41 +18,30 @@ package struct PasskeyAuthenticationStart: Sendable {
 
 /// Issues a sign-in challenge (discoverable credentials: no username first, allowCredentials empty).
 package struct PasskeyAuthenticationStartUseCase: Sendable {
-    let challenges: any ChallengeRepository
-    let limiter: AddressRateLimiter
-    let random: any RandomGenerator
+    let authentications: any PasskeyAuthenticationRepository
+    let issuer: ChallengeIssuer
     let policy: PasskeyPolicy
-    let clock: any WallClock
 
     package init(
-        challenges: any ChallengeRepository, limiter: AddressRateLimiter, random: any RandomGenerator,
+        authentications: any PasskeyAuthenticationRepository, limiter: AddressRateLimiter, random: any RandomGenerator,
         policy: PasskeyPolicy, clock: any WallClock
     ) {
-        self.challenges = challenges
-        self.limiter = limiter
-        self.random = random
+        self.authentications = authentications
+        self.issuer = ChallengeIssuer(limiter: limiter, random: random, policy: policy, clock: clock)
         self.policy = policy
-        self.clock = clock
     }
 
     package func execute(clientAddress: String) async throws(PasskeyAuthenticationStartError)
         -> PasskeyAuthenticationStart
     {
-        let challenge = PasskeyAuthenticationChallenge(
-            id: ChallengeID(random.uuid()), challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
-            expiresAt: clock.now.addingTimeInterval(policy.challengeLifetime))
-        let decision: RateLimitDecision
-        do {
-            decision = try await limiter.check(clientAddress: clientAddress)
-        } catch {
-            throw .init(error)
-        }
-        if case .limited(let retryAfter) = decision { throw .rateLimited(retryAfter: retryAfter) }
-        do {
-            try await challenges.saveAuthenticationChallenge(challenge)
-        } catch {
-            throw .init(error)
-        }
+        let challenge = try await issuer.issue(
+            clientAddress: clientAddress, as: PasskeyAuthenticationStartError.self,
+            make: {
+                PasskeyAuthenticationChallenge(id: ChallengeID($0.id), challenge: $0.challenge, expiresAt: $0.expiresAt)
+            },
+            save: { (challenge) async throws(RepositoryError) in
+                try await authentications.saveAuthenticationChallenge(challenge)
+            })
         return PasskeyAuthenticationStart(
             challengeID: challenge.id, expiresAt: challenge.expiresAt,
             options: CredentialRequestOptions(

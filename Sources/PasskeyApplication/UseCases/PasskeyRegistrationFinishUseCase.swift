@@ -9,7 +9,7 @@ package enum PasskeyRegistrationFinishError: Error, Hashable, Sendable {
     case credentialExists
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// A passkey just added.
@@ -22,19 +22,17 @@ package struct PasskeyRegistrationFinish: Sendable {
 /// challenge is consumed before verification, whatever the outcome; a failure never touches
 /// the password session (slide 40).
 package struct PasskeyRegistrationFinishUseCase: Sendable {
-    let challenges: any ChallengeRepository
-    let passkeys: any PasskeyCredentialRepository
+    let registrations: any PasskeyRegistrationRepository
     let verifier: any CredentialVerifier
     let names: any AuthenticatorNames
     let policy: PasskeyPolicy
     let clock: any WallClock
 
     package init(
-        challenges: any ChallengeRepository, passkeys: any PasskeyCredentialRepository,
-        verifier: any CredentialVerifier, names: any AuthenticatorNames, policy: PasskeyPolicy, clock: any WallClock
+        registrations: any PasskeyRegistrationRepository, verifier: any CredentialVerifier,
+        names: any AuthenticatorNames, policy: PasskeyPolicy, clock: any WallClock
     ) {
-        self.challenges = challenges
-        self.passkeys = passkeys
+        self.registrations = registrations
         self.verifier = verifier
         self.names = names
         self.policy = policy
@@ -47,7 +45,7 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
     ) async throws(PasskeyRegistrationFinishError) -> PasskeyRegistrationFinish {
         let consumed: PasskeyRegistrationChallenge?
         do {
-            consumed = try await challenges.consumeRegistrationChallenge(
+            consumed = try await registrations.consumeRegistrationChallenge(
                 id: challengeID, accountID: session.account.id, now: clock.now)
         } catch {
             throw .init(error)
@@ -69,12 +67,12 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
             accountID: session.account.id, response: response, name: name, residentKey: residentKey, names: names,
             createdAt: now)
         do {
-            try await passkeys.addCredential(credential)
+            try await registrations.addCredential(credential)
         } catch {
             switch error {
             case .conflict(.credentialExists): throw .credentialExists
             case .unavailable: throw .unavailable
-            case .conflict, .failure: throw .internalFailure(cause: error.cause)
+            case .conflict, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }
         return PasskeyRegistrationFinish(credential: credential, mode: challenge.mode)

@@ -10,7 +10,7 @@ package enum PasskeyRegistrationStartError: Error, Hashable, Sendable {
     case rateLimited(retryAfter: Int)
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// Options for adding a passkey to the signed-in account.
@@ -25,20 +25,20 @@ package struct PasskeyRegistrationStart: Sendable {
 /// a password sign-in (conditional: Automatic Passkey Upgrade).
 package struct PasskeyRegistrationStartUseCase: Sendable {
     let accounts: any AccountRepository
-    let challenges: any ChallengeRepository
-    let limiter: AddressRateLimiter
-    let random: any RandomGenerator
+    let registrations: any PasskeyRegistrationRepository
+    let issuer: ChallengeIssuer
+    let recentSignIn: RecentSignInRequirement
     let policy: PasskeyPolicy
     let clock: any WallClock
 
     package init(
-        accounts: any AccountRepository, challenges: any ChallengeRepository, limiter: AddressRateLimiter,
+        accounts: any AccountRepository, registrations: any PasskeyRegistrationRepository, limiter: AddressRateLimiter,
         random: any RandomGenerator, policy: PasskeyPolicy, clock: any WallClock
     ) {
         self.accounts = accounts
-        self.challenges = challenges
-        self.limiter = limiter
-        self.random = random
+        self.registrations = registrations
+        self.issuer = ChallengeIssuer(limiter: limiter, random: random, policy: policy, clock: clock)
+        self.recentSignIn = RecentSignInRequirement(policy: policy, clock: clock)
         self.policy = policy
         self.clock = clock
     }
@@ -49,7 +49,9 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
         let now = clock.now
         if mode == .modal {
             // A stolen older token must not add the thief's passkey (spec v2, recent sign-in).
-            guard session.session.signedInRecently(now: now, window: policy.reauthenticationWindow) else {
+            do {
+                _ = try recentSignIn.check(session)
+            } catch {
                 throw .reauthenticationRequired
             }
         }
@@ -60,24 +62,19 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
                 throw .conditionalNotAllowed
             }
         }
-        let decision: RateLimitDecision
-        let found: AccountSummary?
-        do {
-            decision = try await limiter.check(clientAddress: clientAddress)
-            found = decision == .allowed ? try await accounts.accountSummary(id: session.account.id) : nil
-        } catch {
-            throw .init(error)
+        try await issuer.admit(clientAddress: clientAddress, as: PasskeyRegistrationStartError.self)
+        let found = try await PasskeyRegistrationStartError.catching { () async throws(RepositoryError) in
+            try await accounts.accountSummary(id: session.account.id)
         }
-        if case .limited(let retryAfter) = decision { throw .rateLimited(retryAfter: retryAfter) }
-        guard let summary = found else { throw .internalFailure(cause: "the signed-in account has no summary") }
+        guard let summary = found else {
+            throw .internalFailure(cause: FailureCause(BrokenInvariant("the signed-in account has no summary")))
+        }
+        let fresh = issuer.fresh()
         let challenge = PasskeyRegistrationChallenge(
-            id: ChallengeID(random.uuid()), accountID: summary.account.id,
-            challenge: Challenge(bytes: random.bytes(count: Challenge.length)),
-            mode: mode, expiresAt: now.addingTimeInterval(policy.challengeLifetime))
-        do {
-            try await challenges.saveRegistrationChallenge(challenge)
-        } catch {
-            throw .init(error)
+            id: ChallengeID(fresh.id), accountID: summary.account.id, challenge: fresh.challenge, mode: mode,
+            expiresAt: fresh.expiresAt)
+        try await PasskeyRegistrationStartError.catching { () async throws(RepositoryError) in
+            try await registrations.saveRegistrationChallenge(challenge)
         }
         let options = CredentialCreationOptions(
             relyingPartyID: policy.relyingPartyID, relyingPartyName: policy.relyingPartyName,

@@ -13,7 +13,7 @@ package enum PasswordAccountRegistrationError: Error, Hashable, Sendable {
     case hashingBusy
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// Sign-up with email, display name and password (the "existing users" of the migration).
@@ -53,7 +53,7 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
         } catch {
             switch error {
             case .busy: throw .hashingBusy
-            case .failed: throw .internalFailure(cause: "password hashing failed")
+            case .failed: throw .internalFailure(cause: FailureCause(error))
             }
         }
         let now = clock.now
@@ -66,7 +66,7 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
             switch error {
             case .conflict(.emailTaken): throw .emailTaken
             case .unavailable: throw .unavailable
-            case .conflict, .failure: throw .internalFailure(cause: error.cause)
+            case .conflict, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }
         return account

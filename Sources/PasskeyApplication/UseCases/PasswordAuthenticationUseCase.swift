@@ -9,7 +9,15 @@ package enum PasswordAuthenticationError: Error, Hashable, Sendable {
     case hashingBusy
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
+}
+
+/// A successful password sign-in.
+package struct PasswordAuthentication: Sendable {
+    package let session: IssuedSession
+    /// Why the stored hash could not be upgraded although it needed it (legacy or weaker
+    /// parameters); the sign-in succeeded anyway and the old hash stays. For the caller's log.
+    package let rehashFailure: PasswordHashingError?
 }
 
 /// Password sign-in: the first step of the migration (a conditional upgrade may follow).
@@ -20,79 +28,70 @@ package enum PasswordAuthenticationError: Error, Hashable, Sendable {
 package struct PasswordAuthenticationUseCase: Sendable {
     let accounts: any AccountRepository
     let sessions: any SessionRepository
-    let rateLimits: any RateLimitRepository
+    let attempts: AttemptCounter
     let hasher: any PasswordHasher
     let issuer: SessionIssuer
-    let policy: PasskeyPolicy
     let clock: any WallClock
-    let gate: AttemptGate
 
     package init(
         accounts: any AccountRepository, sessions: any SessionRepository, rateLimits: any RateLimitRepository,
         hasher: any PasswordHasher, issuer: SessionIssuer, policy: PasskeyPolicy, clock: any WallClock,
         gate: AttemptGate = AttemptGate()
     ) {
-        self.gate = gate
         self.accounts = accounts
         self.sessions = sessions
-        self.rateLimits = rateLimits
+        self.attempts = AttemptCounter(rateLimits: rateLimits, gate: gate, limits: policy.attemptLimits)
         self.hasher = hasher
         self.issuer = issuer
-        self.policy = policy
         self.clock = clock
     }
 
     package func execute(email rawEmail: String, password: String, clientAddress: String)
-        async throws(PasswordAuthenticationError) -> IssuedSession
+        async throws(PasswordAuthenticationError) -> PasswordAuthentication
     {
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
         guard !password.isEmpty, password.utf8.count <= PasswordRules.maximumBytes else {
             throw .invalidRequest(field: "password")
         }
-        let decision = try await repository { () async throws(RepositoryError) -> AttemptDecision in
-            try await gate.beginAttempt(
-                email: email.normalized, clientAddress: clientAddress, limits: policy.attemptLimits, in: rateLimits)
-        }
-        let attempt: AttemptID
-        switch decision {
-        case .limited(let retryAfter): throw .rateLimited(retryAfter: retryAfter)
-        case .allowed(let allowed): attempt = allowed
-        }
+        let attempt = try await attempts.begin(email: email, clientAddress: clientAddress, as: Failure.self)
         let found: PasswordAccount
         let needsRehash: Bool
-        switch try await repository({ () async throws(RepositoryError) in try await check(password, of: email) }) {
+        switch try await Failure.catching({ () async throws(RepositoryError) in try await check(password, of: email) })
+        {
         case .wrong: throw .invalidCredentials  // the attempt stays counted
         case .busy:
             // Nothing was checked: the attempt is not the user's failure.
-            try await repository { () async throws(RepositoryError) in try await rateLimits.forgiveAttempt(attempt) }
+            try await attempts.forgive(attempt, as: Failure.self)
             throw .hashingBusy
         case .verified(let account, let rehash):
             found = account
             needsRehash = rehash
         }
-        return try await repository { () async throws(RepositoryError) -> IssuedSession in
-            try await rateLimits.forgiveAttempt(attempt)
-            let now = clock.now
-            if needsRehash, let upgraded = try? await hasher.hash(password) {
+        try await attempts.forgive(attempt, as: Failure.self)
+        let now = clock.now
+        // A failed upgrade of the hash does not fail the sign-in (the old hash still verifies):
+        // it is returned for the caller to log, as inner layers do not log.
+        var upgraded: String?
+        var rehashFailure: PasswordHashingError?
+        if needsRehash {
+            do {
+                upgraded = try await hasher.hash(password)
+            } catch {
+                rehashFailure = error
+            }
+        }
+        return try await Failure.catching { () async throws(RepositoryError) -> PasswordAuthentication in
+            if let upgraded {
                 try await accounts.updatePasswordHash(
                     accountID: found.account.id, from: found.credential.passwordHash, to: upgraded, at: now)
             }
             let (stored, issued) = issuer.make(for: found.account, method: .password, now: now)
             try await sessions.createSession(stored)
-            return issued
+            return PasswordAuthentication(session: issued, rehashFailure: rehashFailure)
         }
     }
 
-    /// Runs repository work, mapping its errors to this use case's.
-    private func repository<T>(_ body: () async throws(RepositoryError) -> T)
-        async throws(PasswordAuthenticationError) -> T
-    {
-        do {
-            return try await body()
-        } catch {
-            throw .init(error)
-        }
-    }
+    private typealias Failure = PasswordAuthenticationError
 
     private enum Verdict {
         case verified(PasswordAccount, needsRehash: Bool)

@@ -22,7 +22,7 @@ package enum PasswordImportError: Error, Hashable, Sendable {
     case duplicateEmail(line: Int?)
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// `passkey-server import-passwords`: brings existing password users in, all or nothing.
@@ -71,7 +71,7 @@ package struct PasswordImportUseCase: Sendable {
             case .conflict(.emailTaken):
                 throw .duplicateEmail(line: nil)
             case .unavailable: throw .unavailable
-            case .conflict, .failure: throw .internalFailure(cause: error.cause)
+            case .conflict, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }
         return items.count

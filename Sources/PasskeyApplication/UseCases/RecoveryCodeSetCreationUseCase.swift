@@ -8,7 +8,7 @@ package struct RecoveryCodeSet: Sendable {
     package let createdAt: Date
 }
 
-/// `POST /v1/account/recovery-codes`: needs a recent sign-in; 10 new codes replace every
+/// `POST /v1/account/recovery-codes`: needs a recent sign-in (it takes a `RecentSession`); 10 new codes replace every
 /// earlier code of the account in one transaction; only their SHA-256 digests are stored.
 package struct RecoveryCodeSetCreationUseCase: Sendable {
     package static let codesPerSet = 10
@@ -16,36 +16,28 @@ package struct RecoveryCodeSetCreationUseCase: Sendable {
     let recoveryCodes: any RecoveryCodeRepository
     let random: any RandomGenerator
     let digester: any SecretDigester
-    let policy: PasskeyPolicy
     let clock: any WallClock
 
     package init(
         recoveryCodes: any RecoveryCodeRepository, random: any RandomGenerator, digester: any SecretDigester,
-        policy: PasskeyPolicy, clock: any WallClock
+        clock: any WallClock
     ) {
         self.recoveryCodes = recoveryCodes
         self.random = random
         self.digester = digester
-        self.policy = policy
         self.clock = clock
     }
 
-    package func execute(session: ActiveSession) async throws(AccountManagementError) -> RecoveryCodeSet {
+    package func execute(session: RecentSession) async throws(AccountManagementError) -> RecoveryCodeSet {
         let now = clock.now
-        guard session.session.signedInRecently(now: now, window: policy.reauthenticationWindow) else {
-            throw .reauthenticationRequired
-        }
         let codes = (0..<Self.codesPerSet).map { _ in RecoveryCode(bytes: random.bytes(count: RecoveryCode.byteCount)) }
         let stored = codes.map { code in
             StoredRecoveryCode(
                 id: random.uuid(), accountID: session.account.id, digest: digester.sha256(Array(code.canonical.utf8)),
                 source: .user, createdAt: now, expiresAt: nil)
         }
-        let replaced: Bool
-        do {
-            replaced = try await recoveryCodes.replaceCodes(accountID: session.account.id, with: stored)
-        } catch {
-            throw AccountManagementError(error)
+        let replaced = try await AccountManagementError.catching { () async throws(RepositoryError) in
+            try await recoveryCodes.replaceCodes(accountID: session.account.id, with: stored)
         }
         guard replaced else { throw .notFound }
         return RecoveryCodeSet(codes: codes.map(\.formatted), createdAt: now)

@@ -2,7 +2,7 @@
 package enum SignOutError: Error, Hashable, Sendable {
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
-    case internalFailure(cause: String)
+    case internalFailure(cause: FailureCause)
 }
 
 /// Revokes the current session; its token stops working at once.

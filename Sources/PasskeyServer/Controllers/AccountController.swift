@@ -26,12 +26,12 @@ struct AccountController: Sendable {
                 recoveryCodesRemaining: summary.recoveryCodesRemaining))
     }
 
-    @Sendable func removePassword(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
+    @Sendable func removePassword(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
         try await passwordRemoval.execute(session: context.session)
         return .noContent
     }
 
-    @Sendable func deleteAccount(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
+    @Sendable func deleteAccount(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
         try await accountDeletion.execute(session: context.session)
         logger.warning([
             "event": "account_deleted", "account_id": context.session.account.id.description,

@@ -11,7 +11,7 @@ struct AccountRecoveryCodesController: Sendable {
         routes.recentSignIn(.post, "/v1/account/recovery-codes", createCodes)
     }
 
-    @Sendable func createCodes(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
+    @Sendable func createCodes(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
         let set = try await creation.execute(session: context.session)
         logger.info([
             "event": "recovery_codes_created", "account_id": context.session.account.id.description,

@@ -4,7 +4,7 @@ internal import PasskeyWire
 
 /// `/v1/recovery/sessions`: sign in with a recovery code (the user's own or the support desk's).
 struct RecoverySessionsController: Sendable {
-    let authentication: RecoverySignInUseCase
+    let authentication: RecoveryAuthenticationUseCase
     let ceremonies: CeremonyRecorder
     let logger: Logger
 
@@ -16,7 +16,7 @@ struct RecoverySessionsController: Sendable {
         let body = try request.decode(RecoverySessionRequestBody.self)
         let (issued, source) = try await ceremonies.record(
             .recoveryAuthentication, step: "recovery.redeem", context, reason: \.1.rawValue
-        ) { () throws(RecoverySignInError) in
+        ) { () throws(RecoveryAuthenticationError) in
             try await authentication.execute(email: body.email, code: body.code, clientAddress: context.rateLimitKey)
         }
         // Every recovery sign-in is worth an operator's look; never with the code.

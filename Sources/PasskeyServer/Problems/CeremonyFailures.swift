@@ -16,7 +16,7 @@ extension PasswordAuthenticationError: CeremonyFailure {
     }
 }
 
-extension RecoverySignInError: CeremonyFailure {
+extension RecoveryAuthenticationError: CeremonyFailure {
     var failure: (step: String, reason: String) {
         switch self {
         case .invalidRequest: ("recovery.parse", "invalidRequest")

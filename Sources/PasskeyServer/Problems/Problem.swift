@@ -1,3 +1,4 @@
+internal import PasskeyApplication
 internal import PasskeyHTTP
 internal import PasskeyWire
 
@@ -32,9 +33,16 @@ struct Problem: Error, Sendable {
     static let unavailable = Problem(
         status: 503, code: .serviceUnavailable, detail: "The database is unavailable; try again shortly.",
         headers: [("Retry-After", "1")])
-    static func internalFailure(cause: String) -> Problem {
+    static func internalFailure(cause: FailureCause) -> Problem {
+        internalFailure(logText: cause.logText)
+    }
+    /// A 500 for an error no mapping knows (`Problem(_:)`): its description is the log's cause.
+    static func internalFailure(unmapped error: any Error) -> Problem {
+        internalFailure(logText: String(reflecting: error))
+    }
+    private static func internalFailure(logText: String) -> Problem {
         var problem = Problem(status: 500, code: .internal, detail: "Internal error.")
-        problem.cause = cause
+        problem.cause = logText
         return problem
     }
     static let hashingBusy = Problem(

@@ -23,7 +23,7 @@ extension Problem {
         if let convertible = error as? any ProblemConvertible {
             self = convertible.problem
         } else {
-            self = .internalFailure(cause: String(describing: error))
+            self = .internalFailure(unmapped: error)
         }
     }
 }

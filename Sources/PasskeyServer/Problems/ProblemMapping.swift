@@ -33,7 +33,7 @@ extension PasswordAuthenticationError: ProblemConvertible {
     }
 }
 
-extension RecoverySignInError: ProblemConvertible {
+extension RecoveryAuthenticationError: ProblemConvertible {
     var problem: Problem {
         switch self {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
@@ -145,7 +145,6 @@ extension AccountManagementError: ProblemConvertible {
     var problem: Problem {
         switch self {
         case .notFound: .notFound
-        case .reauthenticationRequired: .reauthenticationRequired
         case .lastCredential:
             Problem(
                 status: 409, code: .lastCredential,

@@ -7,13 +7,15 @@ internal import PasskeyHTTP
 ///   handler gets the session in a `SignedInContext`;
 /// - `recentSignIn`: as `signedIn`, and the session signed in within
 ///   `REAUTHENTICATION_WINDOW_SECONDS`, else 403 `reauthentication-required`, checked right
-///   after the token as the contract says.
+///   after the token as the contract says; the handler gets the `RecentSession` that the
+///   step-up use cases take, in a `RecentSignInContext`.
 /// Handlers decode, execute their use case and encode. Whatever they throw is answered through
 /// the one mapping (`Problems/ProblemMapping.swift`); anything unmapped is a 500 whose cause is
 /// logged with the request ID and never sent.
 struct Routes: Sendable {
     typealias PublicHandler = @Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse
     typealias SignedInHandler = @Sendable (HTTPRequest, SignedInContext) async throws -> HTTPResponse
+    typealias RecentSignInHandler = @Sendable (HTTPRequest, RecentSignInContext) async throws -> HTTPResponse
 
     private(set) var router = Router()
     let runner: HandlerRunner
@@ -39,13 +41,12 @@ struct Routes: Sendable {
         }
     }
 
-    mutating func recentSignIn(_ method: HTTPMethod, _ path: String, _ handler: @escaping SignedInHandler) {
+    mutating func recentSignIn(_ method: HTTPMethod, _ path: String, _ handler: @escaping RecentSignInHandler) {
         let runner = runner
         router.add(method, path) { request, context in
             await runner.run(context) {
-                let session = try await runner.authenticate(request)
-                try runner.recentSignIn.check(session)
-                return try await handler(request, SignedInContext(request: context, session: session))
+                let recent = try runner.recentSignIn.check(try await runner.authenticate(request))
+                return try await handler(request, RecentSignInContext(request: context, session: recent))
             }
         }
     }

@@ -2,11 +2,10 @@ package import PasskeyApplication
 package import PasskeyDomain
 internal import Synchronization
 
-/// `PasskeyCredentialRepository` in memory for unit tests of use cases: credential IDs unique
-/// across accounts, lists oldest first, and deletion refused for an account's last way in (its
-/// only passkey, unless `setHasPassword` says it has a password). Sessions are not modelled:
-/// `keptSessions` records which session each deletion was told to keep. `failNext` makes the
-/// next call throw.
+/// `PasskeyCredentialRepository` in memory for unit tests of use cases (`seed` stores a passkey):
+/// lists oldest first, and deletion refused for an account's last way in (its only passkey,
+/// unless `setHasPassword` says it has a password). Sessions are not modelled: `keptSessions`
+/// records which session each deletion was told to keep. `failNext` makes the next call throw.
 package final class InMemoryPasskeyCredentialRepository: PasskeyCredentialRepository {
     private struct State {
         var credentials: [PasskeyCredential] = []
@@ -32,6 +31,9 @@ package final class InMemoryPasskeyCredentialRepository: PasskeyCredentialReposi
         }
     }
 
+    /// A passkey registered before (adding one is `PasskeyRegistrationRepository`'s).
+    package func seed(_ credential: PasskeyCredential) { state.withLock { $0.credentials.append(credential) } }
+
     /// Every stored passkey, in the order stored.
     package var all: [PasskeyCredential] { state.withLock { $0.credentials } }
 
@@ -42,16 +44,6 @@ package final class InMemoryPasskeyCredentialRepository: PasskeyCredentialReposi
         if let error = state.failNext {
             state.failNext = nil
             throw error
-        }
-    }
-
-    package func addCredential(_ credential: PasskeyCredential) async throws(RepositoryError) {
-        try state.withLock { (state) throws(RepositoryError) in
-            try checkFailure(&state)
-            guard !state.credentials.contains(where: { $0.id == credential.id }) else {
-                throw .conflict(.credentialExists)
-            }
-            state.credentials.append(credential)
         }
     }
 

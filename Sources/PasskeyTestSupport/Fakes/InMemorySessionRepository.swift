@@ -3,25 +3,20 @@ package import PasskeyApplication
 package import PasskeyDomain
 internal import Synchronization
 
-/// `SessionRepository` in memory for unit tests of use cases. `recordAssertion` first consumes
-/// the challenge in `challenges` (when given; `.challengeUnavailable` if it cannot), then stores
-/// the session and reports `.recorded` unless `staleCounter` is set (counters live with
-/// credentials, which this fake does not model). `failNext` makes the next call throw.
+/// `SessionRepository` in memory for unit tests of use cases: sessions with their accounts
+/// (`register` seeds an account), revocation and expiry. `failNext` makes the next call throw.
 package final class InMemorySessionRepository: SessionRepository {
     private struct State {
         var sessions: [SessionID: AuthenticationSession] = [:]
         var accounts: [AccountID: Account] = [:]
         var failNext: RepositoryError?
-        var staleCounter = false
     }
 
     private let state = Mutex(State())
-    private let challenges: InMemoryChallengeRepository?
 
-    package init(challenges: InMemoryChallengeRepository? = nil) { self.challenges = challenges }
+    package init() {}
 
     package func failNext(_ error: RepositoryError) { state.withLock { $0.failNext = error } }
-    package func setStaleCounter(_ stale: Bool) { state.withLock { $0.staleCounter = stale } }
     /// Makes `activeSession` able to return the account of a session.
     package func register(_ account: Account) { state.withLock { $0.accounts[account.id] = account } }
     package var all: [AuthenticationSession] { state.withLock { Array($0.sessions.values) } }
@@ -97,21 +92,6 @@ package final class InMemorySessionRepository: SessionRepository {
                 count += 1
             }
             return count
-        }
-    }
-
-    package func recordAssertion(
-        challengeID: ChallengeID, credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32,
-        backupState: Bool, usedAt: Date, session: AuthenticationSession
-    ) async throws(RepositoryError) -> AssertionRecording {
-        try state.withLock { (state) throws(RepositoryError) -> AssertionRecording in
-            try checkFailure(&state)
-            if let challenges, !challenges.consumeForAssertion(id: challengeID, now: usedAt) {
-                return .challengeUnavailable
-            }
-            if state.staleCounter { return .staleCounter }
-            state.sessions[session.id] = session
-            return .recorded
         }
     }
 }

@@ -3,11 +3,12 @@ internal import Synchronization
 
 /// A `PasswordHasher` whose answers a test sets: the hash of `password` is `"hash:" + password`,
 /// a verification matches when the stored hash is that string (`needsRehash` when it starts with
-/// `"legacy:"` instead), and `setBusy`/`setFailing` make every call throw `.busy`/`.failed`.
-/// Counts the calls.
+/// `"legacy:"` instead), `setBusy`/`setFailing` make every call throw `.busy`/`.failed`, and
+/// `failHashes` makes only `hash` throw (a rehash that fails after a verification). Counts the calls.
 package final class ScriptedPasswordHasher: PasswordHasher {
     private struct State {
         var error: PasswordHashingError?
+        var hashError: PasswordHashingError?
         var verifications = 0
         var dummyVerifications = 0
         var hashes = 0
@@ -19,13 +20,14 @@ package final class ScriptedPasswordHasher: PasswordHasher {
 
     package func setBusy(_ busy: Bool) { state.withLock { $0.error = busy ? .busy : nil } }
     package func setFailing(_ failing: Bool) { state.withLock { $0.error = failing ? .failed : nil } }
+    package func failHashes(with error: PasswordHashingError?) { state.withLock { $0.hashError = error } }
     package var verifications: Int { state.withLock { $0.verifications } }
     package var dummyVerifications: Int { state.withLock { $0.dummyVerifications } }
     package var hashes: Int { state.withLock { $0.hashes } }
 
     package func hash(_ password: String) async throws(PasswordHashingError) -> String {
         try state.withLock { (state) throws(PasswordHashingError) -> String in
-            if let error = state.error { throw error }
+            if let error = state.error ?? state.hashError { throw error }
             state.hashes += 1
             return "hash:" + password
         }

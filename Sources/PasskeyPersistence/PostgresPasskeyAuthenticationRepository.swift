@@ -3,54 +3,20 @@ package import PasskeyApplication
 package import PasskeyDomain
 package import PasskeyLibpq
 
-/// Registration and authentication challenges in PostgreSQL, each consumed by one atomic
-/// `UPDATE … WHERE consumed_at IS NULL AND expires_at > \(now) …`. A passkey sign-in reads its
-/// challenge first and consumes it after verification, in the statement that records the
-/// assertion (`PostgresSessionRepository.recordAssertion`), so a finish commits once.
+/// A passkey sign-in's storage in PostgreSQL. The challenge is read first (with the credential
+/// and its account, in `assertionContext`) and consumed after verification, in the one statement
+/// that records the assertion (`recordAssertion`), so a finish commits once; a failed finish
+/// consumes it with `consumeAuthenticationChallenge`.
 ///
 /// Issuing a challenge commits asynchronously (`synchronous_commit = off` for that one
 /// statement's transaction): a crash can lose only challenges issued in the last moments, whose
 /// clients then get `challenge-unavailable` and start again; it saves a disk flush per start.
 /// Consuming a challenge and everything a verified response writes stay durable: an answer
 /// that depended on a consumption is sent only after that consumption's commit reached the disk.
-package struct PostgresChallengeRepository: ChallengeRepository {
+package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRepository {
     let pool: PostgresConnectionPool
 
     package init(pool: PostgresConnectionPool) { self.pool = pool }
-
-    package func saveRegistrationChallenge(_ c: PasskeyRegistrationChallenge) async throws(RepositoryError) {
-        try await pool.run { connection async throws(PostgresError) in
-            try await connection.query(
-                """
-                WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
-                INSERT INTO passkey_registration_challenges (id, account_id, challenge, mode, expires_at, consumed_at)
-                SELECT \(c.id.uuid), \(c.accountID.uuid), \(bytes: c.challenge.bytes), \(c.mode.rawValue),
-                       \(c.expiresAt), \(c.consumedAt)
-                FROM relaxed
-                """)
-        }
-    }
-
-    package func consumeRegistrationChallenge(id: ChallengeID, accountID: AccountID, now: Date)
-        async throws(RepositoryError) -> PasskeyRegistrationChallenge?
-    {
-        try await pool.run { connection async throws(PostgresError) in
-            let result = try await connection.query(
-                """
-                UPDATE passkey_registration_challenges SET consumed_at = \(now)
-                WHERE id = \(id.uuid) AND account_id = \(accountID.uuid)
-                  AND consumed_at IS NULL AND expires_at > \(now)
-                RETURNING challenge, mode, expires_at, consumed_at
-                """)
-            guard let row = result.first else { return nil }
-            guard let mode = RegistrationMode(rawValue: try row.string(1)) else {
-                throw PostgresError(kind: .decoding, diagnostic: "unknown registration mode")
-            }
-            return PasskeyRegistrationChallenge(
-                id: id, accountID: accountID, challenge: Challenge(bytes: try row.bytes(0)), mode: mode,
-                expiresAt: try row.date(2), consumedAt: try row.optionalDate(3))
-        }
-    }
 
     package func saveAuthenticationChallenge(_ c: PasskeyAuthenticationChallenge) async throws(RepositoryError) {
         try await pool.run { connection async throws(PostgresError) in
@@ -103,6 +69,48 @@ package struct PostgresChallengeRepository: ChallengeRepository {
                 WHERE id = \(id.uuid) AND consumed_at IS NULL
                 """
             ).affectedRows == 1
+        }
+    }
+
+    package func recordAssertion(
+        challengeID: ChallengeID, credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32,
+        backupState: Bool, usedAt: Date, session: AuthenticationSession
+    ) async throws(RepositoryError) -> AssertionRecording {
+        try await pool.run { connection async throws(PostgresError) in
+            // One statement, so one atomic step and one durable commit: the challenge is consumed
+            // exactly once (of two concurrent finishes the second finds it consumed and writes
+            // nothing); the counter moves only if the challenge was consumed here and only from
+            // the value that was verified against (two assertions with the same counter cannot
+            // both win); the session exists only if both did. The stored counter keeps the maximum.
+            let s = session
+            let result = try await connection.query(
+                """
+                WITH c AS (
+                    UPDATE passkey_authentication_challenges SET consumed_at = \(usedAt)
+                    WHERE id = \(challengeID.uuid) AND consumed_at IS NULL AND expires_at > \(usedAt)
+                    RETURNING id
+                ), u AS (
+                    UPDATE passkey_credentials
+                    SET sign_count = GREATEST(sign_count, \(Int64(newSignCount))), backup_state = \(backupState),
+                        last_used_at = \(usedAt)
+                    WHERE credential_id = \(bytes: credentialID.bytes) AND sign_count = \(Int64(expectedSignCount))
+                      AND EXISTS (SELECT 1 FROM c)
+                    RETURNING account_id
+                ), s AS (
+                    INSERT INTO authentication_sessions
+                        (id, account_id, token_digest, method, credential_id, created_at, expires_at)
+                    SELECT \(s.id.uuid), u.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue),
+                           \(bytes: credentialID.bytes), \(s.createdAt), \(s.expiresAt)
+                    FROM u
+                    RETURNING id
+                )
+                SELECT EXISTS (SELECT 1 FROM c), EXISTS (SELECT 1 FROM s)
+                """)
+            guard let row = result.first else {
+                throw PostgresError(kind: .decoding, diagnostic: "recordAssertion returned no row")
+            }
+            guard try row.bool(0) else { return .challengeUnavailable }
+            return try row.bool(1) ? .recorded : .staleCounter
         }
     }
 }

@@ -5,7 +5,7 @@ import PasskeyTestSupport
 import Testing
 
 /// Recovery sign-in branch by branch on in-memory ports.
-@Suite struct RecoverySignInUseCaseTests {
+@Suite struct RecoveryAuthenticationUseCaseTests {
     private struct Fixture {
         let codes = InMemoryRecoveryCodeRepository()
         let limits = InMemoryRateLimitRepository()
@@ -15,8 +15,8 @@ import Testing
         let account = DomainFixtures.account()
         let policy = PasskeyPolicy(passwordFailuresPerEmail: 2, recoverySessionLifetime: 900)
 
-        var useCase: RecoverySignInUseCase {
-            RecoverySignInUseCase(
+        var useCase: RecoveryAuthenticationUseCase {
+            RecoveryAuthenticationUseCase(
                 recoveryCodes: codes, rateLimits: limits, digester: PlainDigester(),
                 issuer: SessionIssuer(tokens: tokens, random: random, lifetime: 86_400), policy: policy,
                 clock: clock, gate: AttemptGate())
@@ -34,7 +34,7 @@ import Testing
             _ = try await codes.replaceCodes(accountID: account.id, with: codes.storedCodes + [stored])
         }
 
-        func failure(_ code: String, email: String = "Hanako@Example.com") async -> RecoverySignInError? {
+        func failure(_ code: String, email: String = "Hanako@Example.com") async -> RecoveryAuthenticationError? {
             do {
                 _ = try await useCase.execute(email: email, code: code, clientAddress: "192.0.2.1")
                 return nil
@@ -90,7 +90,7 @@ import Testing
         let f = Fixture()
         f.codes.failNext(.unavailable)
         #expect(await f.failure(Self.code.formatted) == .unavailable)
-        f.limits.failNext(.failure("boom"))
-        #expect(await f.failure(Self.code.formatted) == .internalFailure(cause: "boom"))
+        f.limits.failNext(.scripted("boom"))
+        #expect(await f.failure(Self.code.formatted) == .internalFailure(cause: .scripted("boom")))
     }
 }

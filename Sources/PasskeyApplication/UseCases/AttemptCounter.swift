@@ -1,0 +1,31 @@
+internal import PasskeyDomain
+
+/// Counting the attempts at a secret (a password, a recovery code), as both sign-ins that take
+/// one do it: the attempt is counted in the database before the secret is checked (the decision
+/// serialised per email and per address by the `AttemptGate`), stays counted when it fails, and
+/// is forgiven when it succeeds or when nothing was checked.
+struct AttemptCounter: Sendable {
+    let rateLimits: any RateLimitRepository
+    let gate: AttemptGate
+    let limits: AttemptLimits
+
+    /// Counts one attempt for `email` from `clientAddress`; `.rateLimited` (nothing counted) when
+    /// either has used up its budget.
+    func begin<Failure: RateLimitedError>(email: EmailAddress, clientAddress: String, as _: Failure.Type)
+        async throws(Failure) -> AttemptID
+    {
+        let decision = try await Failure.catching { () async throws(RepositoryError) -> AttemptDecision in
+            try await gate.beginAttempt(
+                email: email.normalized, clientAddress: clientAddress, limits: limits, in: rateLimits)
+        }
+        switch decision {
+        case .limited(let retryAfter): throw .rateLimited(retryAfter: retryAfter)
+        case .allowed(let attempt): return attempt
+        }
+    }
+
+    /// Un-counts an attempt.
+    func forgive<Failure: RepositoryBackedError>(_ attempt: AttemptID, as _: Failure.Type) async throws(Failure) {
+        try await Failure.catching { () async throws(RepositoryError) in try await rateLimits.forgiveAttempt(attempt) }
+    }
+}

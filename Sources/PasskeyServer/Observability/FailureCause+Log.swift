@@ -1,0 +1,17 @@
+internal import PasskeyApplication
+internal import PasskeyLibpq
+
+extension FailureCause {
+    /// The cause as the operator's log shows it: a repository failure with its operation and,
+    /// for a database error, its `logDescription` (SQLSTATE and the database's message), which
+    /// its `description` leaves out on purpose. Never sent to a client.
+    var logText: String { Self.logText(of: error) }
+
+    private static func logText(of error: any Error) -> String {
+        switch error {
+        case RepositoryError.failure(let operation, let underlying): "\(operation): \(logText(of: underlying))"
+        case let database as PostgresError: database.logDescription
+        default: String(describing: error)
+        }
+    }
+}

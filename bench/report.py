@@ -122,7 +122,7 @@ def summary(r: dict) -> list[str]:
         if server and swift["rate"]:
             lines.append(f"server CPU per ceremony: {server['cores'] * 1000 / swift['rate']:.2f} ms (goal ≤ 0.4 ms)")
     rss = [x["cpu"].get("groups", {}).get("server", {}).get("peak_rss_kb_max", 0)
-           for k, x in r.items() if k.startswith("swift")]
+           for k, x in r.items() if k.startswith("swift") and not k.endswith(BASELINE_SUFFIX)]
     if rss:
         lines.append(f"peak RSS over the Swift rows: {mib(max(rss))} (goal ≤ 64 MiB)")
     if swift and r.get("swift-flood"):
@@ -134,10 +134,44 @@ def summary(r: dict) -> list[str]:
     return lines
 
 
+def server_ms(row: dict):
+    """Server CPU per ceremony (ms), or None."""
+    server = row["cpu"].get("groups", {}).get("server")
+    return server["cores"] * 1000 / row["rate"] if server and row["rate"] else None
+
+
+def change(before: float, after: float) -> str:
+    return f"{(after - before) / before * 100:+.1f} %" if before else "n/a"
+
+
+def comparison(r: dict, baseline: str, concurrency: str) -> list[str]:
+    """Baseline binary → this tree, for each row that ran on both (BENCH_BASELINE_BIN)."""
+    lines = []
+    for key, label in (("swift", f"{concurrency} connections"), ("swift-8", "8 connections")):
+        before, after = r.get(key + BASELINE_SUFFIX), r.get(key)
+        if not before or not after:
+            continue
+        text = (f"{label}: {before['rate']:.0f} → {after['rate']:.0f} ceremonies/s "
+                f"({change(before['rate'], after['rate'])}), p50 {before['p50']:.1f} → {after['p50']:.1f} ms, "
+                f"p99 {before['p99']:.1f} → {after['p99']:.1f} ms")
+        cpu_before, cpu_after = server_ms(before), server_ms(after)
+        if cpu_before is not None and cpu_after is not None:
+            text += f", server CPU per ceremony {cpu_before:.2f} → {cpu_after:.2f} ms ({change(cpu_before, cpu_after)})"
+        lines.append(text)
+    if lines:
+        lines.insert(0, f"Baseline {baseline} → this tree (same run, same settings, database reset before each row):")
+    return lines
+
+
+# Rows run on BENCH_BASELINE_BIN carry this suffix (swift-baseline, swift-8-baseline).
+BASELINE_SUFFIX = "-baseline"
+
 # Every row: its key (BENCH_ROWS, file names), its title ({c} = the load's concurrency), its reader.
 ROWS = [
-    ("swift", "(a) Swift passkey-server (release), {c} connections", http_row),
-    ("swift-8", "(a8) Swift, 8 connections", http_row),
+    ("swift-baseline", "(a-base) BASELINE {b}: Swift passkey-server (release), {c} connections", http_row),
+    ("swift", "(a) Swift passkey-server (release){t}, {c} connections", http_row),
+    ("swift-8-baseline", "(a8-base) BASELINE {b}: Swift, 8 connections", http_row),
+    ("swift-8", "(a8) Swift{t}, 8 connections", http_row),
     ("swift-flood", "(a-flood) Swift + password sign-in flood", http_row),
     ("swift-open", "(a-open) Swift, open loop", http_row),
     ("python", "(b) Python py_webauthn (uvicorn), {c} connections", http_row),
@@ -176,10 +210,17 @@ def main() -> int:
     )
     concurrency = re.search(r"concurrency=(\d+)", env.get("duration", ""))
     c = concurrency.group(1) if concurrency else "?"
-    rows = [(title.format(c=c), loader(out, key), key) for key, title, loader in ROWS]
+    baseline = env.get("baseline", "")
+    # With a baseline in the run, this tree's Swift rows name their commit too.
+    this_tree = f", this tree {env.get('git', '?')}" if baseline else ""
+    rows = [(title.format(c=c, b=baseline, t=this_tree), loader(out, key), key) for key, title, loader in ROWS]
     print(f"Passkey sign-in benchmark — {env.get('date', '?')}, nproc={env.get('nproc', '?')}, "
           f"{env.get('cpu', '')}")
     print(f"{env.get('duration', '')}; git {env.get('git', '?')}")
+    if baseline:
+        print(f"Baseline rows (BASELINE …) ran {env.get('baseline_bin', '?')}"
+              f" ({env.get('baseline_revision') or 'revision unknown'}); its Migrations/ compared with this tree's: "
+              f"{env.get('baseline_migrations', 'unknown')}")
     print()
     print("| row | ceremonies/s | p50 ms | p99 ms | errors | CPU server | CPU postgres | CPU load gen | CPU other | peak RSS (VmHWM) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
@@ -246,7 +287,14 @@ def main() -> int:
     print("'other' is everything else running on the machine then (other users, builds): it skews the figures.")
     for n in notes:
         print(f"- {n}")
-    goals = summary({key: r for _, r, key in rows if r is not None})
+    ran = {key: r for _, r, key in rows if r is not None}
+    before_after = comparison(ran, baseline, c)
+    if before_after:
+        print()
+        print(before_after[0])
+        for line in before_after[1:]:
+            print(f"- {line}")
+    goals = summary(ran)
     if goals:
         print()
         print("Against the performance goals (docs/benchmark.md):")

@@ -11,7 +11,10 @@
 # swift-open; default half of the swift row's rate), BENCH_SCRATCH (the release build's scratch
 # path, .build-bench), PERF (1 = also record a
 # perf profile of the Swift server in the window, "loadgen" = of the load generator; perf adds
-# overhead, so do not compare a profiled run's figures), BENCH_SKIP_INSTALL (1 = skip apt/pip checks).
+# overhead, so do not compare a profiled run's figures), BENCH_SKIP_INSTALL (1 = skip apt/pip checks),
+# BENCH_BASELINE_BIN (an older passkey-server release binary, e.g. from bench/baseline.sh REV: each
+# swift and swift-8 row is then preceded by the same row on that binary, swift-baseline and
+# swift-8-baseline, with identical settings and database state).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -37,6 +40,7 @@ PERF=${PERF:-0}
 FLOOD=${FLOOD:-8}
 OPEN_RATE=${OPEN_RATE:-}
 SCRATCH=${BENCH_SCRATCH:-$ROOT/.build-bench}
+BASELINE=${BENCH_BASELINE_BIN:-}
 
 int_in() { [[ $2 =~ ^[0-9]+$ ]] && (($2 >= $3 && $2 <= $4)) || { echo "bench: $1 must be $3…$4 (got '$2')" >&2; exit 2; }; }
 int_in DURATION "$DURATION" 1 300
@@ -51,6 +55,15 @@ int_in FLOOD "$FLOOD" 1 256
 ((ACCOUNTS % CONCURRENCY == 0 && ACCOUNTS % PGBENCH_CLIENTS == 0 && ACCOUNTS % POOL == 0)) \
     || { echo "bench: ACCOUNTS must be a multiple of CONCURRENCY, PGBENCH_CLIENTS and DATABASE_POOL_SIZE" >&2; exit 2; }
 ((POOL % PY_WORKERS == 0)) || { echo "bench: DATABASE_POOL_SIZE must be a multiple of PY_WORKERS" >&2; exit 2; }
+BASELINE_LABEL=""
+if [ -n "$BASELINE" ]; then
+    [ -f "$BASELINE" ] && [ -x "$BASELINE" ] \
+        || { echo "bench: BENCH_BASELINE_BIN must be an executable passkey-server (got '$BASELINE')" >&2; exit 2; }
+    BASELINE=$(realpath "$BASELINE")
+    # bench/baseline.sh writes the commit beside the binary; otherwise the path is the label.
+    BASELINE_LABEL=$(head -n 1 "$BASELINE.revision" 2>/dev/null | cut -d' ' -f1)
+    BASELINE_LABEL=${BASELINE_LABEL:-$BASELINE}
+fi
 
 log() { printf '[bench %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 
@@ -202,18 +215,19 @@ load() { # name url [extra loadgen flags…]
 # ---------------------------------------------------------------------------------------------
 # 3. The rows.
 run_swift() { # name [extra loadgen flags…]: the same server for rows swift, swift-8, swift-flood, swift-open
-    local name=$1
+    # ROW_SERVER: the binary to run (default this tree's release build; the baseline rows set it).
+    local name=$1 bin=${ROW_SERVER:-$SERVER}
     shift
     reset_db
     local port; port=$(free_port)
-    log "($name) Swift passkey-server on 127.0.0.1:$port, pool $POOL, loadgen ${*:-closed loop, $CONCURRENCY connections}"
+    log "($name) Swift passkey-server${ROW_SERVER:+ (baseline $BASELINE_LABEL)} on 127.0.0.1:$port, pool $POOL, loadgen ${*:-closed loop, $CONCURRENCY connections}"
     # The flood row's wrong passwords all come from 127.0.0.1: the per-address failure limit is
     # raised so that each one costs the server a hash (what a flood from many addresses does).
     env DATABASE_URL="$CONNINFO" HOST=127.0.0.1 PORT="$port" PASSKEY_RP_ID=localhost \
         PASSKEY_ORIGINS=http://localhost:8080 RATE_LIMIT_STARTS_PER_MINUTE=0 LOG_LEVEL=warning \
         RATE_LIMIT_PASSWORD_PER_ADDRESS=1000000 \
         DATABASE_POOL_SIZE="$POOL" PASSKEY_MIGRATIONS_DIR="$ROOT/Migrations" PASSKEY_OPENAPI_FILE="$ROOT/openapi.json" \
-        "$SERVER" serve >"$OUT/$name-server.log" 2>&1 &
+        "$bin" serve >"$OUT/$name-server.log" 2>&1 &
     SERVER_PID=$!
     wait_ready "http://127.0.0.1:$port" "$SERVER_PID" || { tail -n 20 "$OUT/$name-server.log" >&2; exit 1; }
     load "$name" "http://127.0.0.1:$port" "$@"
@@ -269,13 +283,44 @@ run_pgbench() { # name clients script
     echo "swift=$(swift --version 2>/dev/null | head -n 1)"
     echo "python=$("$BENCH/.venv/bin/python" --version 2>&1)"
     echo "git=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)$(git -C "$ROOT" diff --quiet HEAD -- Sources 2>/dev/null || echo ' (Sources modified)')"
+    if [ -n "$BASELINE" ]; then
+        echo "baseline=$BASELINE_LABEL"
+        echo "baseline_bin=$BASELINE"
+        echo "baseline_revision=$(head -n 1 "$BASELINE.revision" 2>/dev/null)"
+        # The database is migrated by this tree; a baseline whose own Migrations/ differ (when
+        # bench/baseline.sh copied them) runs against a schema it was not written for.
+        if [ -d "$(dirname "$BASELINE")/Migrations" ]; then
+            if diff -rq "$(dirname "$BASELINE")/Migrations" "$ROOT/Migrations" >/dev/null 2>&1; then
+                echo "baseline_migrations=same"
+            else
+                echo "baseline_migrations=differ"
+            fi
+        else
+            echo "baseline_migrations=unknown"
+        fi
+    fi
 } >"$OUT/environment.txt"
+if grep -q '^baseline_migrations=differ$' "$OUT/environment.txt"; then
+    log "warning: the baseline's Migrations/ differ from this tree's; it runs on this tree's schema"
+fi
 
 IFS=, read -ra rows <<<"$ROWS"
+ran=()
 for row in "${rows[@]}"; do
+    ran+=("$row")
     case "$row" in
-    swift) run_swift swift ;;
-    swift-8) CONCURRENCY=8 run_swift swift-8 ;;
+    swift)
+        if [ -n "$BASELINE" ]; then
+            ROW_SERVER=$BASELINE run_swift swift-baseline
+            ran+=(swift-baseline)
+        fi
+        run_swift swift ;;
+    swift-8)
+        if [ -n "$BASELINE" ]; then
+            CONCURRENCY=8 ROW_SERVER=$BASELINE run_swift swift-8-baseline
+            ran+=(swift-8-baseline)
+        fi
+        CONCURRENCY=8 run_swift swift-8 ;;
     swift-flood) run_swift swift-flood -flood "$FLOOD" ;;
     swift-open)
         rate=$OPEN_RATE
@@ -296,5 +341,5 @@ echo "loadavg_after=$(cat /proc/loadavg)" >>"$OUT/environment.txt"
 python3 "$BENCH/report.py" "$OUT" | tee "$OUT/summary.md"
 log "raw results in ${OUT#"$ROOT"/}"
 if [ "$SMOKE" = 1 ]; then
-    python3 "$BENCH/report.py" --check "$ROWS" "$OUT"
+    python3 "$BENCH/report.py" --check "$(IFS=,; echo "${ran[*]}")" "$OUT"
 fi

@@ -52,8 +52,8 @@ final class PasskeyServerApp: Sendable {
                     allowedAlgorithms: policy.algorithms, attestationPolicy: configuration.attestationPolicy,
                     trustAnchors: trustAnchors))
         } catch {
-            throw ConfigurationError(
-                variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "a file is not an X.509 certificate")
+            // The verifier's own error names the format folder, the anchor and its file.
+            throw ConfigurationError(variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "\(error)")
         }
         let hasher = Argon2PasswordHasher(waitingLimit: configuration.passwordHashQueueLimit)
         let tokens = OpenSSLSessionTokenGenerator()

@@ -1,5 +1,7 @@
 import Foundation
+import PasskeyPersistence
 import PasskeyTestSupport
+import PasskeyWebAuthn
 import Testing
 
 @testable import PasskeyServer
@@ -141,6 +143,26 @@ import Testing
             _ = try ServerConfiguration.load(from: env).loadTrustAnchors()
         } throws: { error in
             String(describing: error).contains("PASSKEY_TRUST_ANCHORS_DIR")
+        }
+    }
+
+    /// The composition root passes the verifier's cause on (it once said only "a file is not an
+    /// X.509 certificate"); no database is reached before the verifier is built.
+    @Test func anAnchorThatIsNotACertificateStopsTheServerNamingItsFile() throws {
+        let env = ["DATABASE_URL": "host=/nonexistent dbname=x"]
+        let configuration = try ServerConfiguration.load(from: env)
+        let migrations = try Migration.load(from: PackagePaths.migrations)
+        let notACertificate: [UInt8] = [0x30, 0x00]
+        let anchors = TrustAnchors(
+            byFormat: ["packed": [notACertificate]], files: [notACertificate: "/etc/anchors/packed/yubico.pem"])
+        #expect {
+            _ = try PasskeyServerApp(
+                configuration: configuration, migrations: MigrationRunner(migrations: migrations), openAPI: nil,
+                trustAnchors: anchors)
+        } throws: { error in
+            String(describing: error)
+                == "invalid configuration: PASSKEY_TRUST_ANCHORS_DIR: trust anchor at index 0 of format folder packed/"
+                + " (from /etc/anchors/packed/yubico.pem) is not a DER X.509 certificate"
         }
     }
 }

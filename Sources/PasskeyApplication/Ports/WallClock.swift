@@ -5,9 +5,3 @@ package import Foundation
 package protocol WallClock: Sendable {
     var now: Date { get }
 }
-
-/// The system's wall clock.
-package struct SystemClock: WallClock {
-    package init() {}
-    package var now: Date { Date() }
-}

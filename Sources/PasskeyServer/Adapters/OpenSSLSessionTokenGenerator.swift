@@ -15,13 +15,3 @@ struct OpenSSLSessionTokenGenerator: SessionTokenGenerator {
         return Digest.sha256(bytes)
     }
 }
-
-/// Challenges and IDs from OpenSSL's CSPRNG.
-struct OpenSSLRandomGenerator: RandomGenerator {
-    func bytes(count: Int) -> [UInt8] { SecureRandom.bytes(count: count) }
-}
-
-/// SHA-256 through OpenSSL, for recovery codes.
-struct OpenSSLSecretDigester: SecretDigester {
-    func sha256(_ bytes: [UInt8]) -> [UInt8] { Digest.sha256(bytes) }
-}

@@ -18,19 +18,22 @@ package struct WebAuthnCredentialVerifier: Sendable {
     package init(configuration: WebAuthnVerifierConfiguration) throws(WebAuthnConfigurationError) {
         self.configuration = configuration
         relyingPartyIDHash = Digest.sha256(Array(configuration.relyingPartyID.utf8))
-        anchorsForAllFormats = try Self.parse(configuration.trustAnchors.allFormats, format: nil)
+        let anchors = configuration.trustAnchors
+        anchorsForAllFormats = try Self.parse(anchors.allFormats, format: nil, files: anchors.files)
         var byFormat: [String: [Certificate]] = [:]
-        for (format, ders) in configuration.trustAnchors.byFormat {
-            byFormat[format] = try Self.parse(ders, format: format)
+        for (format, ders) in anchors.byFormat {
+            byFormat[format] = try Self.parse(ders, format: format, files: anchors.files)
         }
         anchorsByFormat = byFormat
     }
 
-    private static func parse(_ ders: [[UInt8]], format: String?) throws(WebAuthnConfigurationError) -> [Certificate] {
+    private static func parse(_ ders: [[UInt8]], format: String?, files: [[UInt8]: String])
+        throws(WebAuthnConfigurationError) -> [Certificate]
+    {
         var certificates: [Certificate] = []
         for (index, der) in ders.enumerated() {
             guard let certificate = try? Certificate(der: der) else {
-                throw .invalidTrustAnchor(format: format, index: index)
+                throw .invalidTrustAnchor(format: format, index: index, file: files[der])
             }
             certificates.append(certificate)
         }

@@ -44,6 +44,23 @@ import Testing
         }
     }
 
+    @Test func eachAnchorRemembersItsFile() throws {
+        defer { cleanUp() }
+        try write("apple-root.pem", try pem("apple/apple-webauthn-root-ca.pem"))
+        try write(
+            "android-key/two.pem",
+            try pem("android-key/google-hardware-attestation-root-2019.pem")
+                + (try pem("android-key/google-hardware-attestation-root-2022.pem")))
+        let anchors = try TrustAnchors.load(directory: root.path)
+        let apple = try #require(anchors.allFormats.first)
+        let android = try #require(anchors.byFormat["android-key"])
+        #expect(anchors.files[apple] == root.appendingPathComponent("apple-root.pem").path)
+        #expect(
+            android.map { anchors.files[$0] }
+                == Array(repeating: root.appendingPathComponent("android-key/two.pem").path, count: 2))
+        #expect(anchors.files.count == 3)
+    }
+
     @Test func unknownFormatFolderIsRefused() throws {
         defer { cleanUp() }
         try write("tpms/microsoft.pem", try pem("tpm/microsoft-tpm-root-ca-2014.pem"))

@@ -1,7 +1,8 @@
 /// A verifier configuration that cannot be used.
 package enum WebAuthnConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A trust anchor is not a DER X.509 certificate (format key, or nil for all formats; index).
-    case invalidTrustAnchor(format: String?, index: Int)
+    /// A trust anchor is not a DER X.509 certificate: its format key (nil: all formats), its
+    /// position among that format's anchors, and the file it came from when known.
+    case invalidTrustAnchor(format: String?, index: Int, file: String?)
     /// The trust anchors folder (or one of its format subfolders) cannot be listed.
     case trustAnchorsDirectoryUnreadable(path: String)
     /// A `.pem` file cannot be read, is too large, or holds no valid certificate.
@@ -16,8 +17,9 @@ package enum WebAuthnConfigurationError: Error, Hashable, Sendable, CustomString
     /// One line for the start-up error (paths are the operator's own configuration, not client input).
     package var description: String {
         switch self {
-        case .invalidTrustAnchor(let format, let index):
-            "trust anchor \(index) for \(format ?? "all formats") is not a DER certificate"
+        case .invalidTrustAnchor(let format, let index, let file):
+            "trust anchor at index \(index) \(format.map { "of format folder \($0)/" } ?? "for all formats (top folder)")"
+                + "\(file.map { " (from \($0))" } ?? "") is not a DER X.509 certificate"
         case .trustAnchorsDirectoryUnreadable(let path): "cannot list trust anchors folder \(path)"
         case .invalidTrustAnchorFile(let path): "\(path) is not a readable PEM certificate file"
         case .unknownTrustAnchorFormat(let folder):

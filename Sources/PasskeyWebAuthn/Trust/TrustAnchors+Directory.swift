@@ -26,10 +26,12 @@ extension TrustAnchors {
                 for file in try entries(of: url) where file.hasSuffix(".pem") {
                     let fileURL = url.appendingPathComponent(file)
                     guard !isDirectory(fileURL) else { continue }
-                    anchors.byFormat[format.rawValue, default: []] += try certificates(at: fileURL)
+                    let blocks = try certificates(at: fileURL, into: &anchors)
+                    anchors.byFormat[format.rawValue, default: []] += blocks
                 }
             } else if entry.hasSuffix(".pem") {
-                anchors.allFormats += try certificates(at: url)
+                let blocks = try certificates(at: url, into: &anchors)
+                anchors.allFormats += blocks
             }
         }
         guard !anchors.allFormats.isEmpty || !anchors.byFormat.isEmpty else { throw .noTrustAnchors(path: directory) }
@@ -50,8 +52,10 @@ extension TrustAnchors {
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &directory) && directory.boolValue
     }
 
-    /// The DER certificates of one PEM file, each checked to parse.
-    private static func certificates(at url: URL) throws(WebAuthnConfigurationError) -> [[UInt8]] {
+    /// The DER certificates of one PEM file, each checked to parse; records the file in `anchors.files`.
+    private static func certificates(at url: URL, into anchors: inout TrustAnchors)
+        throws(WebAuthnConfigurationError) -> [[UInt8]]
+    {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
             let size = attributes[.size] as? NSNumber, size.intValue <= maximumFileSize,
             let data = FileManager.default.contents(atPath: url.path),
@@ -59,6 +63,7 @@ extension TrustAnchors {
             let blocks = PEM.certificates(in: text), !blocks.isEmpty,
             blocks.allSatisfy({ (try? Certificate(der: $0)) != nil })
         else { throw .invalidTrustAnchorFile(path: url.path) }
+        for block in blocks where anchors.files[block] == nil { anchors.files[block] = url.path }
         return blocks
     }
 }

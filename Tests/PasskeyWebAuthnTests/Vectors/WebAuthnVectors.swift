@@ -1,26 +1,19 @@
 import Foundation
+import PasskeyTestSupport
 import PasskeyWebAuthn
 
 /// Locates the shared real-authenticator vectors: `$PASSKEY_WEBAUTHN_VECTORS`, else
-/// `<package root>/../shared/webauthn-vectors` (the root found from this file's path).
+/// `<package root>/../shared/webauthn-vectors` (`PackagePaths`, so this file's folder does not matter).
 enum WebAuthnVectors {
     static var directory: URL {
         if let override = ProcessInfo.processInfo.environment["PASSKEY_WEBAUTHN_VECTORS"], !override.isEmpty {
             return URL(fileURLWithPath: override, isDirectory: true)
         }
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/webauthn-vectors")
-    }
-
-    /// The package root, found from this file's path.
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // PasskeyWebAuthnTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // package root
+        return PackagePaths.shared.appendingPathComponent("webauthn-vectors")
     }
 
     /// The curated default anchors shipped with the package.
-    static var shippedTrustAnchors: URL { packageRoot.appendingPathComponent("TrustAnchors", isDirectory: true) }
+    static var shippedTrustAnchors: URL { PackagePaths.root.appendingPathComponent("TrustAnchors", isDirectory: true) }
 
     static var vectorsDirectory: URL { directory.appendingPathComponent("vectors", isDirectory: true) }
 

@@ -4,7 +4,7 @@ import PasskeyTestSupport
 import Testing
 
 /// Everyone signs in through one discoverable-credential flow.
-@Suite struct PasskeySignInTests {
+@Suite struct PasskeyAuthenticationTests {
     /// A password user with one registered passkey.
     private func enrolled(_ client: TestHTTPClient, algorithm: COSEAlgorithm = .es256, backupEligible: Bool = false)
         async throws -> TestPasskey

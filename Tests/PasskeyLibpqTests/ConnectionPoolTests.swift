@@ -1,91 +1,11 @@
-import Foundation
-import PasskeyApplication
+import PasskeyDatabaseTestSupport
 import PasskeyLibpq
-import PasskeyPersistence
-import PasskeyTestSupport
 import Testing
 
+/// The pool against a real PostgreSQL: every caller is served, errors say what happened, a
+/// restart is survived, and the loop it creates ends with it. (Waiting callers, on a clock the
+/// test advances: `ConnectionPoolWaitingTests`.)
 @Suite struct ConnectionPoolTests {
-    @Test func aBusyPoolMakesCallersWaitThenTimesOut() async throws {
-        try await withTestDatabase(maximumConnections: 1) { database, _ in
-            let pool = PostgresConnectionPool(
-                configuration: .init(
-                    conninfo: database.conninfo, maximumConnections: 1, acquireTimeout: .milliseconds(200)))
-            defer { pool.close() }
-            // The only connection is held until the test lets it go (not for a fixed time, which
-            // a busy machine could outlast before the second caller even starts).
-            let (held, holding) = AsyncStream<Void>.makeStream()
-            let (release, letGo) = AsyncStream<Void>.makeStream()
-            async let holder: Void = pool.withConnection { c async throws(PostgresError) in
-                try await c.query("SELECT 1")
-                holding.yield()
-                for await _ in release {}
-            }
-            for await _ in held { break }
-            await #expect {
-                try await pool.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
-            } throws: { error in
-                (error as? PostgresError)?.kind == .poolTimeout
-            }
-            letGo.finish()
-            try await holder
-            // Free again: the next caller gets the connection.
-            let one = try await pool.withConnection { c async throws(PostgresError) in
-                try await c.query("SELECT 1").first!.int(0)
-            }
-            #expect(one == 1)
-        }
-    }
-
-    /// One timer serves the whole line: waiters that arrive at different times each get their
-    /// own full wait (not the first one's deadline), and a waiter that comes after the line
-    /// emptied still times out (the timer is armed again). The only connection is held until
-    /// the test lets it go, so no timing of the machine can serve a waiter by accident.
-    @Test func everyWaiterTimesOutAfterItsOwnWait() async throws {
-        try await withTestDatabase(maximumConnections: 1) { database, _ in
-            let pool = PostgresConnectionPool(
-                configuration: .init(
-                    conninfo: database.conninfo, maximumConnections: 1, acquireTimeout: .milliseconds(300)))
-            defer { pool.close() }
-            let (held, holding) = AsyncStream<Void>.makeStream()
-            let (release, letGo) = AsyncStream<Void>.makeStream()
-            async let holder: Void = pool.withConnection { c async throws(PostgresError) in
-                try await c.query("SELECT 1")
-                holding.yield()
-                for await _ in release {}
-            }
-            for await _ in held { break }
-            /// How long a caller starting after `delay` waited before its timeout.
-            @Sendable func waited(after delay: Duration) async throws -> Duration {
-                try await Task.sleep(for: delay)
-                let start = ContinuousClock.now
-                do {
-                    _ = try await pool.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
-                    Issue.record("a caller was served while the only connection was held")
-                } catch {
-                    #expect(error.kind == .poolTimeout)
-                }
-                return ContinuousClock.now - start
-            }
-            // Should a waiter never time out, the connection is let go after 10 s: it is then
-            // served, which the test reports (instead of hanging).
-            let watchdog = Task {
-                try? await Task.sleep(for: .seconds(10))
-                letGo.finish()
-            }
-            async let first = waited(after: .zero)
-            async let second = waited(after: .milliseconds(150))
-            let line = try await [first, second]
-            let late = try await waited(after: .zero)
-            for wait in line + [late] {
-                #expect(wait >= .milliseconds(290), "timed out before its own 300 ms: \(wait)")
-            }
-            watchdog.cancel()
-            letGo.finish()
-            try await holder
-        }
-    }
-
     /// Many more callers than connections, many rounds: every caller is served. (A release that
     /// slipped between a caller's "must wait" decision and its registration used to strand it.)
     @Test func waitersAreServedWhenAConnectionIsReleased() async throws {
@@ -98,7 +18,7 @@ import Testing
                     for i in 0..<20 {
                         group.addTask {
                             try await pool.withConnection { c async throws(PostgresError) in
-                                try await c.query("SELECT \(i)").first!.int(0)
+                                try await c.query("SELECT \(i)::int8 AS i").first!.decode(Int.self, column: "i")
                             }
                         }
                     }
@@ -114,9 +34,11 @@ import Testing
             configuration: .init(
                 conninfo: "host=/nonexistent-socket-dir port=1 user=nobody dbname=none", maximumConnections: 1))
         defer { pool.close() }
-        let repository = PostgresSessionRepository(pool: pool)
-        await #expect(throws: RepositoryError.unavailable) {
-            _ = try await repository.activeSession(tokenDigest: [UInt8](repeating: 0, count: 32), now: Date())
+        await #expect {
+            try await pool.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
+        } throws: { error in
+            guard let error = error as? PostgresError else { return false }
+            return error.kind == .connection && error.isUnavailable
         }
     }
 
@@ -134,13 +56,32 @@ import Testing
         }
     }
 
+    /// A pool given no loop creates one and shuts it down when closed; a loop given to a pool
+    /// belongs to the caller and keeps running.
+    @Test func aPoolShutsDownTheLoopItCreatedAndOnlyThatOne() async throws {
+        try await withTestDatabase { database, _ in
+            let own = PostgresConnectionPool(configuration: .init(conninfo: database.conninfo, maximumConnections: 1))
+            _ = try await own.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
+            #expect(own.loop.isRunning)
+            own.close()
+            #expect(!own.loop.isRunning)
+
+            let loop = PostgresEventLoop()
+            defer { loop.shutdown() }
+            let given = PostgresConnectionPool(
+                configuration: .init(conninfo: database.conninfo, maximumConnections: 1), loop: loop)
+            _ = try await given.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
+            given.close()
+            #expect(loop.isRunning)
+        }
+    }
+
     /// The pool survives a PostgreSQL restart: after it, requests work again without a new pool.
     @Test func thePoolRecoversAfterPostgreSQLRestarts() async throws {
         let cluster = try ThrowawayCluster()
         defer { cluster.destroy() }
         let pool = PostgresConnectionPool(configuration: .init(conninfo: cluster.conninfo, maximumConnections: 3))
         defer { pool.close() }
-        let sessions = PostgresSessionRepository(pool: pool)
         // Open three connections.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<3 {
@@ -153,8 +94,10 @@ import Testing
             try await group.waitForAll()
         }
         try cluster.stop()
-        await #expect(throws: RepositoryError.unavailable) {
-            _ = try await sessions.revokeSession(id: .init(), at: Date())
+        await #expect {
+            try await pool.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
+        } throws: { error in
+            (error as? PostgresError)?.isUnavailable == true
         }
         try cluster.start()
         // At most one request may meet a dead connection (it is then discarded with all older idle ones).

@@ -4,7 +4,8 @@ import Synchronization
 import Testing
 
 /// The event loop on its own, with pipes for sockets (no database): it runs the tasks that prefer
-/// it on its one thread, and resumes a socket's waiter when the socket is ready, not before.
+/// it on its one thread, resumes a socket's waiter when the socket is ready, not before, and its
+/// thread ends when it is shut down.
 @Suite struct PostgresEventLoopTests {
     private static func makePipe() -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
@@ -13,7 +14,9 @@ import Testing
     }
 
     @Test func aTaskThatPrefersTheLoopStaysOnItsThreadAcrossSuspensions() async throws {
-        let threads = await Task(executorPreference: PostgresEventLoop.shared) { () -> Set<UInt> in
+        let loop = PostgresEventLoop()
+        defer { loop.shutdown() }
+        let threads = await Task(executorPreference: loop) { () -> Set<UInt> in
             var seen: Set<UInt> = [UInt(pthread_self())]
             await Task.yield()
             seen.insert(UInt(pthread_self()))
@@ -26,7 +29,8 @@ import Testing
     }
 
     @Test func aWaiterIsResumedWhenItsSocketBecomesReadableAndNotBefore() async throws {
-        let loop = PostgresEventLoop.shared
+        let loop = PostgresEventLoop()
+        defer { loop.shutdown() }
         let (readEnd, writeEnd) = Self.makePipe()
         defer {
             loop.forget(readEnd)
@@ -36,22 +40,24 @@ import Testing
         }
         let resumed = Mutex(false)
         let waiter = Task(executorPreference: loop) {
-            await loop.wait(for: readEnd)
+            let ready = await loop.wait(for: readEnd)
             resumed.withLock { $0 = true }
+            return ready
         }
         try await Task.sleep(for: .milliseconds(100))
         #expect(!resumed.withLock { $0 }, "resumed before anything was written")
         var byte: UInt8 = 1
         #expect(write(writeEnd, &byte, 1) == 1)
-        await waiter.value
+        #expect(await waiter.value)
         #expect(resumed.withLock { $0 })
         // Ready to write at once; and a socket can be waited for again (it is re-armed).
-        await loop.wait(for: writeEnd, writable: true)
-        await loop.wait(for: readEnd)
+        #expect(await loop.wait(for: writeEnd, writable: true))
+        #expect(await loop.wait(for: readEnd))
     }
 
     @Test func forgettingASocketResumesItsWaiter() async throws {
-        let loop = PostgresEventLoop.shared
+        let loop = PostgresEventLoop()
+        defer { loop.shutdown() }
         let (readEnd, writeEnd) = Self.makePipe()
         defer {
             close(readEnd)
@@ -61,6 +67,45 @@ import Testing
         // Time for the waiter to register (it is then forgotten while it waits).
         try await Task.sleep(for: .milliseconds(200))
         loop.forget(readEnd)
-        await waiter.value
+        _ = await waiter.value
+    }
+
+    /// `shutdown()` returns once the thread has ended: the thread held the loop while it ran, and
+    /// has let go of it by then (a detached thread still running would keep it alive).
+    @Test func shutdownEndsAndJoinsTheLoopsThread() async throws {
+        weak var weakLoop: PostgresEventLoop?
+        do {
+            let loop = PostgresEventLoop()
+            weakLoop = loop
+            let onLoop = await Task(executorPreference: loop) { UInt(pthread_self()) }.value
+            #expect(onLoop != UInt(pthread_self()))
+            #expect(loop.isRunning)
+            loop.shutdown()
+            #expect(!loop.isRunning)
+            loop.shutdown()  // Again: nothing to do.
+        }
+        #expect(weakLoop == nil, "the loop's thread still holds the loop after shutdown()")
+    }
+
+    /// After `shutdown()` nothing hangs: a task that prefers the loop runs on the global executor,
+    /// and a socket wait returns false at once; a waiter caught by the shutdown is resumed.
+    @Test func afterShutdownTasksRunElsewhereAndWaitsReturnFalse() async throws {
+        let loop = PostgresEventLoop()
+        let (readEnd, writeEnd) = Self.makePipe()
+        defer {
+            close(readEnd)
+            close(writeEnd)
+        }
+        let loopThread = await Task(executorPreference: loop) { UInt(pthread_self()) }.value
+        let caught = Task { await loop.wait(for: readEnd) }
+        try await Task.sleep(for: .milliseconds(100))  // Time for it to register.
+        loop.shutdown()
+        #expect(await caught.value == false)
+        let after = await Task(executorPreference: loop) { () -> (UInt, Bool) in
+            let ready = await loop.wait(for: writeEnd, writable: true)
+            return (UInt(pthread_self()), ready)
+        }.value
+        #expect(after.0 != loopThread)
+        #expect(after.1 == false)
     }
 }

@@ -9,7 +9,9 @@ internal import CLibpq
 /// reading one from several threads; the handle never leaves this class.
 package final class PGresultOwner: @unchecked Sendable {
     private let handle: OpaquePointer
-    /// Column name → index, as `PQfname` spells it (built once per result).
+    /// The columns' names (`PQfname`), in the order of the `SELECT`.
+    let columnNames: [String]
+    /// Column name → index (built once per result).
     let columnIndexes: [String: Int32]
     /// The type OID of each column (`PQftype`), by index.
     let columnTypes: [PostgresDataType]
@@ -20,20 +22,22 @@ package final class PGresultOwner: @unchecked Sendable {
         self.handle = handle
         rowCount = PQntuples(handle)
         let count = PQnfields(handle)
+        var names: [String] = []
         var indexes: [String: Int32] = [:]
         var types: [PostgresDataType] = []
         if count > 0 {
+            names.reserveCapacity(Int(count))
             indexes.reserveCapacity(Int(count))
             types.reserveCapacity(Int(count))
             for column in 0..<count {
+                let name = PQfname(handle, column).map { String(cString: $0) } ?? ""
+                names.append(name)
                 // A name that appears twice (`SELECT a.id, b.id`) resolves to its first column, as PQfnumber does.
-                if let name = PQfname(handle, column) {
-                    let key = String(cString: name)
-                    if indexes[key] == nil { indexes[key] = column }
-                }
+                if indexes[name] == nil { indexes[name] = column }
                 types.append(PostgresDataType(oid: UInt32(PQftype(handle, column))))
             }
         }
+        columnNames = names
         columnIndexes = indexes
         columnTypes = types
     }

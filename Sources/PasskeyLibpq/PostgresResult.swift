@@ -16,7 +16,5 @@ package struct PostgresResult: Sendable {
     package var first: PostgresRow? { rows.first }
 
     /// The columns' names, in the order of the `SELECT`.
-    package var columnNames: [String] {
-        owner.columnIndexes.sorted { $0.value < $1.value }.map(\.key)
-    }
+    package var columnNames: [String] { owner.columnNames }
 }

@@ -14,6 +14,8 @@ package final class PostgresConnection {
     private var prepared: [String: String] = [:]
     /// Named prepared statements and session settings; off behind a transaction-pooling PgBouncer.
     private let preparedStatements: Bool
+    /// A statement was cut off by the loop's shutdown: its result is still pending on the socket.
+    private var abandoned = false
 
     /// Connects (blocking) with a libpq connection string or URI, then sets UTC and quiet notices.
     ///
@@ -74,7 +76,7 @@ package final class PostgresConnection {
     }
 
     /// False once the server went away or the socket broke; the pool then discards it.
-    package var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+    package var isHealthy: Bool { !abandoned && PQstatus(handle) == CONNECTION_OK }
 
     /// Runs one or more statements without parameters (migrations, transaction control).
     package func execute(_ sql: String) async throws(PostgresError) {
@@ -162,13 +164,13 @@ package final class PostgresConnection {
             let flushed = PQflush(handle)
             if flushed == 0 { break }
             guard flushed > 0 else { throw connectionError() }
-            guard await loop.wait(for: socket, writable: true) else { throw Self.loopStopped }
+            guard await loop.wait(for: socket, writable: true) else { throw loopStopped() }
         }
         var last: PGresultOwner?
         var failure: PostgresError?
         while true {
             while PQisBusy(handle) == 1 {
-                guard await loop.wait(for: socket) else { throw Self.loopStopped }
+                guard await loop.wait(for: socket) else { throw loopStopped() }
                 guard PQconsumeInput(handle) == 1 else { throw connectionError() }
             }
             guard let result = PQgetResult(handle).map(PGresultOwner.init) else { break }
@@ -182,8 +184,10 @@ package final class PostgresConnection {
         return last
     }
 
-    private static var loopStopped: PostgresError {
-        PostgresError(kind: .connection, diagnostic: "the PostgreSQL event loop has stopped")
+    /// The loop stopped while a statement was in flight: the connection cannot be used again.
+    private func loopStopped() -> PostgresError {
+        abandoned = true
+        return PostgresError(kind: .connection, diagnostic: "the PostgreSQL event loop has stopped")
     }
 
     private func connectionError() -> PostgresError {

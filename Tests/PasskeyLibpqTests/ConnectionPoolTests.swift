@@ -76,6 +76,31 @@ import Testing
         }
     }
 
+    /// A statement waiting for its result when its loop is shut down fails with a connection error
+    /// instead of hanging (whether it was sent before or after the shutdown).
+    @Test func aStatementInFlightWhenTheLoopStopsFailsInsteadOfHanging() async throws {
+        try await withTestDatabase { database, _ in
+            let loop = PostgresEventLoop()
+            let pool = PostgresConnectionPool(
+                configuration: .init(conninfo: database.conninfo, maximumConnections: 1), loop: loop)
+            defer { pool.close() }
+            let (started, starting) = AsyncStream<Void>.makeStream()
+            let sleeper = Task {
+                try await pool.withConnection { c async throws(PostgresError) in
+                    starting.yield()
+                    return try await c.query("SELECT pg_sleep(30)")
+                }
+            }
+            for await _ in started { break }
+            loop.shutdown()
+            await #expect {
+                try await sleeper.value
+            } throws: { error in
+                (error as? PostgresError)?.kind == .connection
+            }
+        }
+    }
+
     /// The pool survives a PostgreSQL restart: after it, requests work again without a new pool.
     @Test func thePoolRecoversAfterPostgreSQLRestarts() async throws {
         let cluster = try ThrowawayCluster()

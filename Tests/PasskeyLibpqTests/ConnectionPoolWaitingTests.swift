@@ -5,8 +5,8 @@ import Testing
 /// Callers waiting for the only connection of a pool, on a clock the test advances (no real
 /// sleeps): they time out after their own full wait, and leave the line when cancelled. The only
 /// connection is held until the test lets it go, so no timing of the machine serves a waiter by
-/// accident.
-@Suite struct ConnectionPoolWaitingTests {
+/// accident. (The time limit only stops a test whose waiter never leaves the line.)
+@Suite(.timeLimit(.minutes(1))) struct ConnectionPoolWaitingTests {
     /// Holds the pool's only connection until `letGo` is called.
     private struct Holder {
         let task: Task<Void, any Error>

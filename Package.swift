@@ -55,12 +55,14 @@ let package = Package(
         .executableTarget(name: "passkey-server", dependencies: ["PasskeyServer"], swiftSettings: strict),
 
         // Test support and one test target per source target.
+        // Test support without a database (authenticator, fakes, clocks, processes, paths)…
         .target(
-            name: "PasskeyTestSupport",
-            dependencies: [
-                "PasskeyDomain", "PasskeyApplication", "PasskeyPersistence", "PasskeyLibpq",
-                "PasskeyOpenSSL",
-            ],
+            name: "PasskeyTestSupport", dependencies: ["PasskeyDomain", "PasskeyApplication", "PasskeyOpenSSL"],
+            swiftSettings: strict),
+        // …and the throwaway PostgreSQL databases and clusters, for the tests that need one.
+        .target(
+            name: "PasskeyDatabaseTestSupport",
+            dependencies: ["PasskeyTestSupport", "PasskeyPersistence", "PasskeyLibpq"],
             swiftSettings: strict),
         .testTarget(name: "PasskeyDomainTests", dependencies: ["PasskeyDomain"], swiftSettings: strict),
         .testTarget(
@@ -71,17 +73,26 @@ let package = Package(
             dependencies: ["PasskeyWebAuthn", "PasskeyTestSupport", "PasskeyOpenSSL"],
             swiftSettings: strict),
         .testTarget(
+            name: "PasskeyLibpqTests", dependencies: ["PasskeyLibpq", "PasskeyDatabaseTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
             name: "PasskeyPersistenceTests",
-            dependencies: ["PasskeyPersistence", "PasskeyTestSupport", "PasskeyLibpq"],
+            dependencies: [
+                "PasskeyPersistence", "PasskeyApplication", "PasskeyTestSupport", "PasskeyDatabaseTestSupport",
+                "PasskeyLibpq",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "PasskeyServerTests",
-            dependencies: ["PasskeyServer", "PasskeyTestSupport", "PasskeyClient", "PasskeyWire"],
+            dependencies: [
+                "PasskeyServer", "PasskeyTestSupport", "PasskeyDatabaseTestSupport", "PasskeyClient", "PasskeyWire",
+            ],
             swiftSettings: strict),
         // The client's unit tests (a stubbed URLSession) and its end-to-end flows against the built
         // `passkey-server` executable, reached only over HTTP as an app reaches it.
         .testTarget(
-            name: "PasskeyClientTests", dependencies: ["PasskeyClient", "PasskeyTestSupport", "PasskeyWire"],
+            name: "PasskeyClientTests",
+            dependencies: ["PasskeyClient", "PasskeyTestSupport", "PasskeyDatabaseTestSupport", "PasskeyWire"],
             swiftSettings: strict),
         .testTarget(name: "PasskeyWireTests", dependencies: ["PasskeyWire"], swiftSettings: strict),
         .testTarget(name: "PasskeyHTTPTests", dependencies: ["PasskeyHTTP"], swiftSettings: strict),

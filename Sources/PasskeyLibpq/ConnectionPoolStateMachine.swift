@@ -9,7 +9,7 @@
 /// bumps the generation past its own, and idle connections of an older generation are then
 /// discarded when met (after a server restart they are all dead).
 package struct ConnectionPoolStateMachine<Connection, Waiter> {
-    /// Identifies a waiting caller, for its timeout; assigned in order from 1.
+    /// Identifies a waiting caller, for its cancellation; assigned in order from 1.
     package typealias WaiterID = UInt64
 
     /// What a caller asking for a connection does.
@@ -118,6 +118,13 @@ package struct ConnectionPoolStateMachine<Connection, Waiter> {
         let count = waiters.prefix { expired($0.waiter) }.count
         defer { waiters.removeFirst(count) }
         return waiters.prefix(count).map(\.waiter)
+    }
+
+    /// The caller waiting under `id` was cancelled: it leaves the line, and its waiter is returned
+    /// to be failed. Nil when it no longer waits (served or timed out first): nothing to do.
+    package mutating func cancel(_ id: WaiterID) -> Waiter? {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return waiters.remove(at: index).waiter
     }
 
     /// A connection of `connectionGeneration` comes back, `healthy` or broken.

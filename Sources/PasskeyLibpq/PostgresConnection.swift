@@ -14,6 +14,8 @@ package final class PostgresConnection {
     private var prepared: [String: String] = [:]
     /// Named prepared statements and session settings; off behind a transaction-pooling PgBouncer.
     private let preparedStatements: Bool
+    /// A statement was cut off by the loop's shutdown: its result is still pending on the socket.
+    private var abandoned = false
 
     /// Connects (blocking) with a libpq connection string or URI, then sets UTC and quiet notices.
     ///
@@ -23,7 +25,7 @@ package final class PostgresConnection {
     /// session (timestamps are read whatever the server's `TimeZone`).
     package init(
         conninfo: String, applicationName: String = "passkey-server", preparedStatements: Bool = true,
-        loop: PostgresEventLoop = .shared
+        loop: PostgresEventLoop
     ) throws(PostgresError) {
         self.preparedStatements = preparedStatements
         // Keywords first so that whatever the caller's string says overrides our defaults.
@@ -45,9 +47,8 @@ package final class PostgresConnection {
         self.loop = loop
         PQsetNoticeReceiver(handle, { _, _ in }, nil)
         if preparedStatements {
-            let result = PQexec(handle, "SET TimeZone TO 'UTC'; SET client_min_messages TO warning")
-            defer { PQclear(result) }
-            try check(result)
+            let settings = PQexec(handle, "SET TimeZone TO 'UTC'; SET client_min_messages TO warning")
+            try check(settings.map(PGresultOwner.init))
         }
         guard PQsetnonblocking(handle, 1) == 0 else {
             throw PostgresError(kind: .connection, diagnostic: Self.message(PQerrorMessage(handle)))
@@ -75,13 +76,12 @@ package final class PostgresConnection {
     }
 
     /// False once the server went away or the socket broke; the pool then discards it.
-    package var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+    package var isHealthy: Bool { !abandoned && PQstatus(handle) == CONNECTION_OK }
 
     /// Runs one or more statements without parameters (migrations, transaction control).
     package func execute(_ sql: String) async throws(PostgresError) {
         guard PQsendQuery(handle, sql) == 1 else { throw connectionError() }
-        let result = try await finish()
-        PQclear(result)
+        _ = try await finish()
     }
 
     /// Runs a parameterised statement, preparing it on first use on this connection (or sending
@@ -126,9 +126,7 @@ package final class PostgresConnection {
         for value in values { value?.deallocate() }
         values = []
         guard sent == 1 else { throw connectionError() }
-        let result = try await finish()
-        defer { PQclear(result) }
-        return Self.read(result)
+        return PostgresResult(try await finish())
     }
 
     /// Runs `body` inside BEGIN … COMMIT; rolls back if it throws.
@@ -152,54 +150,58 @@ package final class PostgresConnection {
         guard PQsendPrepare(handle, name, query.sql, Int32(query.binds.count), nil) == 1 else {
             throw connectionError()
         }
-        PQclear(try await finish())
+        _ = try await finish()
         prepared[query.sql] = name
         return name
     }
 
     /// Sends what libpq buffered, then waits for the command's results: the last one is
-    /// returned (the caller clears it); the first error among them is thrown, after all were read,
-    /// so the connection is ready for the next command either way.
-    private func finish() async throws(PostgresError) -> OpaquePointer? {
+    /// returned; the first error among them is thrown, after all were read, so the connection is
+    /// ready for the next command either way. Each result is owned (and cleared) by its
+    /// `PGresultOwner` from the moment libpq returns it.
+    private func finish() async throws(PostgresError) -> PGresultOwner {
         while true {
             let flushed = PQflush(handle)
             if flushed == 0 { break }
             guard flushed > 0 else { throw connectionError() }
-            await loop.wait(for: socket, writable: true)
+            guard await loop.wait(for: socket, writable: true) else { throw loopStopped() }
         }
-        var last: OpaquePointer?
+        var last: PGresultOwner?
         var failure: PostgresError?
         while true {
             while PQisBusy(handle) == 1 {
-                await loop.wait(for: socket)
-                guard PQconsumeInput(handle) == 1 else {
-                    PQclear(last)
-                    throw connectionError()
-                }
+                guard await loop.wait(for: socket) else { throw loopStopped() }
+                guard PQconsumeInput(handle) == 1 else { throw connectionError() }
             }
-            guard let result = PQgetResult(handle) else { break }
-            PQclear(last)
+            guard let result = PQgetResult(handle).map(PGresultOwner.init) else { break }
             last = result
             if failure == nil {
                 do { try check(result) } catch { failure = error }
             }
         }
-        if let failure {
-            PQclear(last)
-            throw failure
-        }
+        if let failure { throw failure }
         guard let last else { throw connectionError() }
         return last
+    }
+
+    /// The loop stopped while a statement was in flight: the connection cannot be used again.
+    private func loopStopped() -> PostgresError {
+        abandoned = true
+        return PostgresError(kind: .connection, diagnostic: "the PostgreSQL event loop has stopped")
     }
 
     private func connectionError() -> PostgresError {
         PostgresError(kind: .connection, diagnostic: Self.message(PQerrorMessage(handle)))
     }
 
-    private func check(_ result: OpaquePointer?) throws(PostgresError) {
-        guard let result else {
+    private func check(_ owner: PGresultOwner?) throws(PostgresError) {
+        guard let owner else {
             throw PostgresError(kind: .connection, diagnostic: Self.message(PQerrorMessage(handle)))
         }
+        try owner.withHandle { result throws(PostgresError) in try check(result) }
+    }
+
+    private func check(_ result: OpaquePointer) throws(PostgresError) {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return
@@ -213,35 +215,6 @@ package final class PostgresConnection {
             let kind: PostgresError.Kind = (sqlState == nil || !isHealthy) ? .connection : .statement
             throw PostgresError(kind: kind, sqlState: sqlState, constraint: constraint, diagnostic: message)
         }
-    }
-
-    private static func read(_ result: OpaquePointer?) -> PostgresResult {
-        guard let result else { return PostgresResult(rows: [], affectedRows: 0) }
-        let rowCount = Int(PQntuples(result))
-        let columnCount = Int(PQnfields(result))
-        var rows = [PostgresRow]()
-        rows.reserveCapacity(rowCount)
-        for row in 0..<rowCount {
-            var values = [[UInt8]?]()
-            values.reserveCapacity(columnCount)
-            for column in 0..<columnCount {
-                if PQgetisnull(result, Int32(row), Int32(column)) == 1 {
-                    values.append(nil)
-                } else {
-                    let length = Int(PQgetlength(result, Int32(row), Int32(column)))
-                    let pointer = PQgetvalue(result, Int32(row), Int32(column))
-                    values.append(
-                        pointer.map { p in
-                            p.withMemoryRebound(to: UInt8.self, capacity: length) {
-                                Array(UnsafeBufferPointer(start: $0, count: length))
-                            }
-                        } ?? [])
-                }
-            }
-            rows.append(PostgresRow(values: values))
-        }
-        let affected = PQcmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0
-        return PostgresResult(rows: rows, affectedRows: affected)
     }
 
     private static func message(_ pointer: UnsafePointer<CChar>?) -> String {

@@ -1,12 +1,12 @@
 internal import Dispatch
-internal import Foundation
 internal import Synchronization
 
 /// A bounded pool of non-blocking libpq connections, all driven by one `PostgresEventLoop`:
 /// `withConnection` runs its body on the loop (a task already there stays there), where each
 /// statement is sent and its result awaited without blocking any thread. Connecting blocks, so
 /// it happens on a dispatch thread. When every connection is busy, callers wait (FIFO) up to
-/// `acquireTimeout`.
+/// `acquireTimeout`, measured on the injected `ConnectionPoolClock`; a waiter whose task is
+/// cancelled leaves the line at once and throws `.cancelled`.
 /// A connection found broken is discarded together with every idle connection opened
 /// before it (after a server restart they are all dead), and replaced on demand.
 /// Every one of these decisions is `ConnectionPoolStateMachine`'s; this class holds it under a
@@ -33,8 +33,8 @@ package final class PostgresConnectionPool: Sendable {
     /// A caller waiting for a connection.
     private struct Waiter {
         let continuation: CheckedContinuation<PooledConnection, any Error>
-        /// `DispatchTime` uptime nanoseconds after which it gets `poolTimeout`.
-        let deadline: UInt64
+        /// The clock's reading after which it gets `poolTimeout`.
+        let deadline: Duration
     }
 
     /// The state machine, and whether a timer for the head of its line is pending: at most one
@@ -49,13 +49,27 @@ package final class PostgresConnectionPool: Sendable {
     /// The loop every connection of this pool is driven by; request tasks that start on it
     /// (`HTTPServer.Configuration.taskExecutor`) reach the database without a thread hand-off.
     package let loop: PostgresEventLoop
+    /// True when the pool created `loop` itself: it then shuts it down in `close()` (or `deinit`).
+    private let ownsLoop: Bool
+    private let clock: any ConnectionPoolClock
     /// Every decision is the state machine's, taken under this lock; the pool carries it out.
     private let state: Mutex<State>
 
-    package init(configuration: Configuration, loop: PostgresEventLoop = .shared) {
+    /// A pool on `loop`, or, when none is given, on a loop of its own that `close()` shuts down.
+    /// A caller that passes a loop owns it: it shuts it down after closing the pool.
+    package init(
+        configuration: Configuration, loop: PostgresEventLoop? = nil,
+        clock: any ConnectionPoolClock = DispatchConnectionPoolClock()
+    ) {
         self.configuration = configuration
-        self.loop = loop
+        self.loop = loop ?? PostgresEventLoop()
+        ownsLoop = loop == nil
+        self.clock = clock
         state = Mutex(State(machine: ConnectionPoolStateMachine(maximumConnections: configuration.maximumConnections)))
+    }
+
+    deinit {
+        if ownsLoop { loop.shutdown() }
     }
 
     /// Runs `body` with a connection, on the event loop.
@@ -84,51 +98,79 @@ package final class PostgresConnectionPool: Sendable {
         }
     }
 
-    /// Closes idle connections and refuses new work; waiting callers get `.poolClosed`.
+    /// Closes idle connections and refuses new work; waiting callers get `.poolClosed`. A pool
+    /// that created its own loop then shuts it down (joining its thread), so close it after the
+    /// work on it has finished.
     package func close() {
         var shutdown = state.withLock { $0.machine.close() }
         shutdown.closing.removeAll()  // Closed outside the lock (deinit calls PQfinish).
         for waiter in shutdown.failing {
             waiter.continuation.resume(throwing: PostgresError(kind: .poolClosed, diagnostic: "pool closed"))
         }
+        if ownsLoop { loop.shutdown() }
     }
+
+    /// How many callers wait for a connection now.
+    package var waitingCallers: Int { state.withLock { $0.machine.waiting.count } }
 
     // MARK: - Acquire and release
 
+    /// Where a caller's wait stands, for its cancellation handler. Read and written only under
+    /// the pool's lock (hence `@unchecked Sendable`).
+    private final class Ticket: @unchecked Sendable {
+        var id: ConnectionPoolStateMachine<PooledConnection, Waiter>.WaiterID?
+    }
+
     /// Decides under one lock whether to use an idle connection, open one, or wait, and
     /// registers the waiter in the same critical section, so a release can never slip in
-    /// between the decision and the registration (no lost wake-up).
+    /// between the decision and the registration (no lost wake-up). A waiter's cancellation
+    /// takes the same lock: either it finds the waiter in the line and fails it, or it came
+    /// first and the caller, finding its task cancelled, does not stay in the line.
     private func acquire() async throws(PostgresError) -> PooledConnection {
+        let ticket = Ticket()
         do {
-            return try await withCheckedThrowingContinuation { continuation in
-                var (decision, armTimer) = state.withLock { state in
-                    // The clock is read only for a caller that has to wait.
-                    var deadline: UInt64 = 0
-                    let decision = state.machine.acquire { _ in
-                        deadline = DispatchTime.now().uptimeNanoseconds + timeoutNanoseconds
-                        return Waiter(continuation: continuation, deadline: deadline)
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    var (decision, armTimer, cancelled) = state.withLock { state in
+                        // The clock is read only for a caller that has to wait.
+                        var deadline: Duration = .zero
+                        let decision = state.machine.acquire { id in
+                            ticket.id = id
+                            deadline = clock.now + configuration.acquireTimeout
+                            return Waiter(continuation: continuation, deadline: deadline)
+                        }
+                        guard case .wait(let id) = decision.action else { return (decision, nil as Duration?, false) }
+                        if Task.isCancelled, state.machine.cancel(id) != nil { return (decision, nil, true) }
+                        guard !state.timerPending else { return (decision, nil, false) }
+                        state.timerPending = true
+                        return (decision, deadline, false)
                     }
-                    guard case .wait = decision.action, !state.timerPending else { return (decision, nil as UInt64?) }
-                    state.timerPending = true
-                    return (decision, deadline)
+                    decision.discarded.removeAll()  // Closed outside the lock (deinit calls PQfinish).
+                    switch decision.action {
+                    case .use(let pooled):
+                        continuation.resume(returning: pooled)
+                    case .open(let generation):
+                        open(generation: generation, for: continuation)
+                    case .wait:
+                        if cancelled { continuation.resume(throwing: Self.cancelled) }
+                        if let armTimer { scheduleTimeouts(at: armTimer) }
+                    case .refuse:
+                        continuation.resume(throwing: PostgresError(kind: .poolClosed, diagnostic: "pool closed"))
+                    }
                 }
-                decision.discarded.removeAll()  // Closed outside the lock (deinit calls PQfinish).
-                switch decision.action {
-                case .use(let pooled):
-                    continuation.resume(returning: pooled)
-                case .open(let generation):
-                    open(generation: generation, for: continuation)
-                case .wait:
-                    if let armTimer { scheduleTimeouts(at: armTimer) }
-                case .refuse:
-                    continuation.resume(throwing: PostgresError(kind: .poolClosed, diagnostic: "pool closed"))
-                }
+            } onCancel: {
+                let waiter = state.withLock { state in ticket.id.flatMap { state.machine.cancel($0) } }
+                waiter?.continuation.resume(throwing: Self.cancelled)
             }
         } catch let error as PostgresError {
             throw error
         } catch {
             throw PostgresError(kind: .poolTimeout, diagnostic: "\(error)")
         }
+    }
+
+    private static var cancelled: PostgresError {
+        PostgresError(kind: .cancelled, diagnostic: "the task was cancelled while waiting for a connection")
     }
 
     /// Connects (blocking) on a dispatch thread, off the loop, and hands the connection to `continuation`.
@@ -148,19 +190,14 @@ package final class PostgresConnectionPool: Sendable {
         }
     }
 
-    private var timeoutNanoseconds: UInt64 {
-        let (seconds, attoseconds) = configuration.acquireTimeout.components
-        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
-    }
-
     /// At `deadline` (the head waiter's), fails every waiter whose deadline passed, then waits
-    /// for the new head's deadline if someone is still waiting. Served waiters leave nothing to
-    /// cancel: they are simply no longer in the line when the timer fires.
-    private func scheduleTimeouts(at deadline: UInt64) {
-        DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline)) { [weak self] in
+    /// for the new head's deadline if someone is still waiting. Served or cancelled waiters
+    /// leave nothing to cancel: they are simply no longer in the line when the timer fires.
+    private func scheduleTimeouts(at deadline: Duration) {
+        clock.schedule(at: deadline) { [weak self] in
             guard let self else { return }
-            let now = DispatchTime.now().uptimeNanoseconds
-            let (expired, next) = self.state.withLock { state -> ([Waiter], UInt64?) in
+            let now = self.clock.now
+            let (expired, next) = self.state.withLock { state -> ([Waiter], Duration?) in
                 let expired = state.machine.timeOutExpired { $0.deadline <= now }
                 let next = state.machine.firstWaiter?.deadline
                 state.timerPending = next != nil

@@ -10,6 +10,8 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
         case poolTimeout
         /// The pool was shut down.
         case poolClosed
+        /// The caller's task was cancelled while it waited for a connection.
+        case cancelled
         /// A value could not be read as the type asked for.
         case decoding
     }
@@ -19,13 +21,18 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
     package let sqlState: String?
     /// The constraint that refused the statement, when the server names one.
     package let constraint: String?
+    /// The result column a `.decoding` error is about, when it is one.
+    package let column: String?
     /// libpq's or the server's message, for logs only.
     package let diagnostic: String
 
-    package init(kind: Kind, sqlState: String? = nil, constraint: String? = nil, diagnostic: String) {
+    package init(
+        kind: Kind, sqlState: String? = nil, constraint: String? = nil, column: String? = nil, diagnostic: String
+    ) {
         self.kind = kind
         self.sqlState = sqlState
         self.constraint = constraint
+        self.column = column
         self.diagnostic = diagnostic
     }
 
@@ -35,7 +42,8 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// True when the database was unreachable rather than the statement wrong.
     package var isUnavailable: Bool {
         switch kind {
-        case .connection, .poolTimeout, .poolClosed: true
+        // A cancelled waiter gave up waiting for the database, like one that timed out.
+        case .connection, .poolTimeout, .poolClosed, .cancelled: true
         case .statement:
             // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, class 08 connection.
             sqlState.map { $0.hasPrefix("08") || $0.hasPrefix("57P") } ?? false
@@ -55,6 +63,7 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
         case .statement: "database statement error (SQLSTATE \(sqlState ?? "unknown"))"
         case .poolTimeout: "no database connection available"
         case .poolClosed: "database pool closed"
+        case .cancelled: "database wait cancelled"
         case .decoding: "database value decoding error"
         }
     }

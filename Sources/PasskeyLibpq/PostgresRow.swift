@@ -1,98 +1,99 @@
 package import Foundation
 
-/// One row of a result, values in PostgreSQL's text format (copied out of the `PGresult`).
+/// One row of a result, read in place from its `PGresult` (kept alive by `PGresultOwner` for as
+/// long as a row or the result is held).
+///
+/// Decode columns by name: `try row.decode(String.self, column: "display_name")`. The name is
+/// looked up in the result's column index (built once per result), and the column's type is
+/// checked against the Swift type before the value is read, so a renamed, dropped or retyped
+/// column in a `SELECT` throws a `.decoding` error naming it, and a reordered one still decodes.
 package struct PostgresRow: Sendable {
-    let values: [[UInt8]?]
+    package let result: PGresultOwner
+    let index: Int32
 
-    package var count: Int { values.count }
+    init(result: PGresultOwner, index: Int32) {
+        self.result = result
+        self.index = index
+    }
+
+    /// The number of columns.
+    package var count: Int { result.columnCount }
+
+    /// The value of the column named `column`, as `Value` (`String?`, `Date`, `[UInt8]`, …).
+    /// Throws `.decoding`, naming the column, when the result has no such column, when its
+    /// PostgreSQL type does not fit `Value`, or when it is NULL and `Value` is not optional.
+    package func decode<Value: PostgresDecodable>(
+        _ type: Value.Type = Value.self, column: String
+    ) throws(PostgresError) -> Value {
+        guard let position = result.columnIndexes[column] else {
+            throw PostgresError(kind: .decoding, column: column, diagnostic: "the result has no column \(column)")
+        }
+        let columnType = result.columnTypes[Int(position)]
+        guard Value.accepts(columnType) else {
+            throw PostgresError(
+                kind: .decoding, column: column, diagnostic: "column \(column) is \(columnType), not \(Value.self)")
+        }
+        if result.isNull(row: index, column: position) { return try Value.postgresNull(column: column) }
+        return try result.withValue(row: index, column: position) { text throws(PostgresError) in
+            try Value(postgresText: text, column: column)
+        }
+    }
+
+    // MARK: - By position (to be removed once PasskeyPersistence is converted)
 
     /// True when the column is SQL NULL (or beyond the row).
+    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
     package func isNull(_ column: Int) -> Bool {
-        guard column >= 0, column < values.count else { return true }
-        return values[column] == nil
+        guard column >= 0, column < count else { return true }
+        return result.isNull(row: index, column: Int32(column))
     }
 
-    private func raw(_ column: Int) throws(PostgresError) -> [UInt8] {
-        guard column >= 0, column < values.count, let value = values[column] else {
+    /// The value at `column` read as `Value`, whatever the column's type (no check by name or type).
+    private func positional<Value: PostgresDecodable>(_ column: Int) throws(PostgresError) -> Value {
+        guard !isNull(column) else {
             throw PostgresError(kind: .decoding, diagnostic: "column \(column) is NULL or missing")
         }
-        return value
+        return try result.withValue(row: index, column: Int32(column)) { text throws(PostgresError) in
+            try Value(postgresText: text, column: "#\(column)")
+        }
     }
 
-    package func string(_ column: Int) throws(PostgresError) -> String {
-        String(decoding: try raw(column), as: UTF8.self)
-    }
+    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
+    package func string(_ column: Int) throws(PostgresError) -> String { try positional(column) }
 
+    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
     package func optionalString(_ column: Int) throws(PostgresError) -> String? {
         isNull(column) ? nil : try string(column)
     }
 
-    package func int(_ column: Int) throws(PostgresError) -> Int {
-        guard let value = Int(try string(column)) else {
-            throw PostgresError(kind: .decoding, diagnostic: "column \(column) is not an integer")
-        }
-        return value
-    }
+    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
+    package func int(_ column: Int) throws(PostgresError) -> Int { try positional(column) }
 
-    package func bool(_ column: Int) throws(PostgresError) -> Bool {
-        switch try string(column) {
-        case "t", "true": return true
-        case "f", "false": return false
-        default: throw PostgresError(kind: .decoding, diagnostic: "column \(column) is not a boolean")
-        }
-    }
+    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
+    package func bool(_ column: Int) throws(PostgresError) -> Bool { try positional(column) }
 
+    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
     package func optionalBool(_ column: Int) throws(PostgresError) -> Bool? {
         isNull(column) ? nil : try bool(column)
     }
 
-    package func uuid(_ column: Int) throws(PostgresError) -> UUID {
-        guard let value = UUID(uuidString: try string(column)) else {
-            throw PostgresError(kind: .decoding, diagnostic: "column \(column) is not a uuid")
-        }
-        return value
-    }
+    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
+    package func uuid(_ column: Int) throws(PostgresError) -> UUID { try positional(column) }
 
-    package func date(_ column: Int) throws(PostgresError) -> Date {
-        guard let value = PostgresTimestamp.parse(try string(column)) else {
-            throw PostgresError(kind: .decoding, diagnostic: "column \(column) is not a timestamptz")
-        }
-        return value
-    }
+    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
+    package func date(_ column: Int) throws(PostgresError) -> Date { try positional(column) }
 
+    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
     package func optionalDate(_ column: Int) throws(PostgresError) -> Date? {
         isNull(column) ? nil : try date(column)
     }
 
     /// A `bytea` column in hex output format (`\x0a1b…`).
-    package func bytes(_ column: Int) throws(PostgresError) -> [UInt8] {
-        let text = try raw(column)
-        guard text.count >= 2, text[0] == UInt8(ascii: "\\"), text[1] == UInt8(ascii: "x"), text.count % 2 == 0 else {
-            throw PostgresError(kind: .decoding, diagnostic: "column \(column) is not hex bytea")
-        }
-        var out = [UInt8]()
-        out.reserveCapacity((text.count - 2) / 2)
-        var i = 2
-        while i < text.count {
-            guard let hi = Self.nibble(text[i]), let lo = Self.nibble(text[i + 1]) else {
-                throw PostgresError(kind: .decoding, diagnostic: "column \(column) has a bad hex digit")
-            }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        return out
-    }
+    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
+    package func bytes(_ column: Int) throws(PostgresError) -> [UInt8] { try positional(column) }
 
+    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
     package func optionalBytes(_ column: Int) throws(PostgresError) -> [UInt8]? {
         isNull(column) ? nil : try bytes(column)
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: c - 48
-        case 97...102: c - 87
-        case 65...70: c - 55
-        default: nil
-        }
     }
 }

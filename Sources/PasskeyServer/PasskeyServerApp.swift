@@ -29,6 +29,9 @@ final class PasskeyServerApp: Sendable {
         let policy = configuration.policy
         let logger = Logger(level: configuration.logLevel, sink: logSink)
         let metrics = Metrics()
+        // The pool creates and owns its PostgreSQL event loop (its thread, which also runs the
+        // request tasks: `pool.loop` is the HTTP layer's `taskExecutor`); `serve` stops both
+        // with `pool.close()` once the requests in flight have finished.
         let pool = PostgresConnectionPool(
             configuration: .init(
                 conninfo: configuration.databaseURL, maximumConnections: configuration.databasePoolSize,

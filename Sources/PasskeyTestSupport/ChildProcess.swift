@@ -7,6 +7,12 @@ package enum ChildProcess {
     package struct Failure: Error, CustomStringConvertible {
         package let command: [String]
         package let status: Int32
+
+        package init(command: [String], status: Int32) {
+            self.command = command
+            self.status = status
+        }
+
         package var description: String { "\(command.joined(separator: " ")) exited with status \(status)" }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PasskeyDatabaseTestSupport
 import PasskeyTestSupport
 
 /// The built `passkey-server serve`, as operators run it, on a throwaway database: the client's

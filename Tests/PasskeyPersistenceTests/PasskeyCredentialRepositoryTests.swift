@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyApplication
+import PasskeyDatabaseTestSupport
 import PasskeyDomain
 import PasskeyLibpq
 import PasskeyPersistence

@@ -1,4 +1,5 @@
 import Foundation
+import PasskeyDatabaseTestSupport
 import PasskeyLibpq
 import PasskeyTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import PasskeyDatabaseTestSupport
 import PasskeyLibpq
 import PasskeyPersistence
 import PasskeyTestSupport

@@ -1,6 +1,6 @@
 import Foundation
+import PasskeyDatabaseTestSupport
 import PasskeyLibpq
-import PasskeyTestSupport
 import Testing
 
 /// Values survive a round trip through the real server: binary bytea, timestamps, NULLs, text.

@@ -1,6 +1,7 @@
 internal import Foundation
-package import PasskeyLibpq
+internal import PasskeyLibpq
 internal import PasskeyPersistence
+internal import PasskeyTestSupport
 
 /// Hands out throwaway databases on the PostgreSQL server named by `PASSKEY_TEST_DATABASE_URL`
 /// (a key=value libpq string; `make test` starts a throwaway cluster and sets it). Each is
@@ -99,35 +100,5 @@ package actor TestDatabaseServer {
         let pool = PostgresConnectionPool(configuration: .init(conninfo: admin, maximumConnections: 1))
         defer { pool.close() }
         try await pool.withConnection { connection async throws(PostgresError) in try await connection.execute(sql) }
-    }
-}
-
-/// One throwaway database.
-package struct TestDatabase: Sendable {
-    package let name: String
-    package let conninfo: String
-
-    /// A pool on this database.
-    package func makePool(maximumConnections: Int = 4) -> PostgresConnectionPool {
-        PostgresConnectionPool(configuration: .init(conninfo: conninfo, maximumConnections: maximumConnections))
-    }
-}
-
-/// Runs `body` with a fresh migrated database and a pool on it; drops both afterwards.
-@discardableResult
-package func withTestDatabase<T: Sendable>(
-    maximumConnections: Int = 4, _ body: (TestDatabase, PostgresConnectionPool) async throws -> T
-) async throws -> T {
-    let database = try await TestDatabaseServer.shared.createDatabase()
-    let pool = database.makePool(maximumConnections: maximumConnections)
-    do {
-        let value = try await body(database, pool)
-        pool.close()
-        try await TestDatabaseServer.shared.drop(database)
-        return value
-    } catch {
-        pool.close()
-        try? await TestDatabaseServer.shared.drop(database)
-        throw error
     }
 }

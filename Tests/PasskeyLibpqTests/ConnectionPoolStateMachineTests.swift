@@ -103,6 +103,37 @@ import Testing
         #expect(machine.timeOutExpired { _ in true }.isEmpty)
     }
 
+    @Test func aCancelledWaiterLeavesTheLineAndIsNotServed() {
+        var machine = Self.opened(["x"], maximum: 1)
+        for name in ["first", "cancelled", "third"] { _ = Self.acquire(&machine, name) }
+        #expect(machine.cancel(2) == "cancelled")
+        #expect(machine.waiting == [1, 3])
+        #expect(machine.release("x", generation: 0, healthy: true) == .handOver("first", "x"))
+        #expect(machine.release("x", generation: 0, healthy: true) == .handOver("third", "x"))
+        #expect(machine.release("x", generation: 0, healthy: true) == .keep)
+        #expect(machine.openConnections == 1)
+    }
+
+    @Test func cancellingAWaiterThatNoLongerWaitsDoesNothing() {
+        var machine = Self.opened(["x"], maximum: 1)
+        _ = Self.acquire(&machine, "served")
+        _ = Self.acquire(&machine, "timedOut")
+        #expect(machine.release("x", generation: 0, healthy: true) == .handOver("served", "x"))
+        #expect(machine.cancel(1) == nil)
+        #expect(machine.timeOutExpired { _ in true } == ["timedOut"])
+        #expect(machine.cancel(2) == nil)
+        #expect(machine.cancel(99) == nil)
+        #expect(machine.waiting.isEmpty)
+    }
+
+    @Test func aCancelledHeadOfTheLineLeavesTheTimerTheNextWaiter() {
+        var machine = Self.opened(["x"], maximum: 1)
+        _ = Self.acquire(&machine, "first")
+        _ = Self.acquire(&machine, "second")
+        #expect(machine.cancel(1) == "first")
+        #expect(machine.firstWaiter == "second")
+    }
+
     @Test func aBrokenConnectionIsClosedAndOlderIdleOnesAreDiscardedWhenMet() {
         var machine = Self.opened(["old1", "old2", "broken"], maximum: 3)
         _ = machine.release("old1", generation: 0, healthy: true)

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import PasskeyTestSupport
 
 /// A PostgreSQL cluster of its own, in a temporary folder, for tests that need to stop and
 /// restart the server. Runs as `postgres` when the tests run as root.

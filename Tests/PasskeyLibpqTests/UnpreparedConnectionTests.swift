@@ -1,6 +1,6 @@
 import Foundation
+import PasskeyDatabaseTestSupport
 import PasskeyLibpq
-import PasskeyTestSupport
 import Testing
 
 /// The connection mode for a transaction-pooling PgBouncer: no named statements, no session SET.

@@ -1,0 +1,155 @@
+import PasskeyDatabaseTestSupport
+import PasskeyLibpq
+import Testing
+
+/// The pool against a real PostgreSQL: every caller is served, errors say what happened, a
+/// restart is survived, and the loop it creates ends with it. (Waiting callers, on a clock the
+/// test advances: `ConnectionPoolWaitingTests`.)
+@Suite struct ConnectionPoolTests {
+    /// Many more callers than connections, many rounds: every caller is served. (A release that
+    /// slipped between a caller's "must wait" decision and its registration used to strand it.)
+    @Test func waitersAreServedWhenAConnectionIsReleased() async throws {
+        try await withTestDatabase(maximumConnections: 2) { database, _ in
+            let pool = PostgresConnectionPool(
+                configuration: .init(conninfo: database.conninfo, maximumConnections: 2, acquireTimeout: .seconds(10)))
+            defer { pool.close() }
+            for _ in 0..<30 {
+                let sum = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for i in 0..<20 {
+                        group.addTask {
+                            try await pool.withConnection { c async throws(PostgresError) in
+                                try await c.query("SELECT \(i)::int8 AS i").first!.decode(Int.self, column: "i")
+                            }
+                        }
+                    }
+                    return try await group.reduce(0, +)
+                }
+                #expect(sum == (0..<20).reduce(0, +))
+            }
+        }
+    }
+
+    @Test func anUnreachableDatabaseIsReportedAsUnavailable() async throws {
+        let pool = PostgresConnectionPool(
+            configuration: .init(
+                conninfo: "host=/nonexistent-socket-dir port=1 user=nobody dbname=none", maximumConnections: 1))
+        defer { pool.close() }
+        await #expect {
+            try await pool.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
+        } throws: { error in
+            guard let error = error as? PostgresError else { return false }
+            return error.kind == .connection && error.isUnavailable
+        }
+    }
+
+    @Test func statementErrorsCarrySQLStateAndAGenericDescription() async throws {
+        try await withTestDatabase { _, pool in
+            await #expect {
+                try await pool.withConnection { c async throws(PostgresError) in
+                    try await c.query("SELECT * FROM no_such_table")
+                }
+            } throws: { error in
+                guard let error = error as? PostgresError else { return false }
+                return error.sqlState == "42P01" && !error.description.contains("no_such_table")
+                    && error.diagnostic.contains("no_such_table")
+            }
+        }
+    }
+
+    /// A pool given no loop creates one and shuts it down when closed; a loop given to a pool
+    /// belongs to the caller and keeps running.
+    @Test func aPoolShutsDownTheLoopItCreatedAndOnlyThatOne() async throws {
+        try await withTestDatabase { database, _ in
+            let own = PostgresConnectionPool(configuration: .init(conninfo: database.conninfo, maximumConnections: 1))
+            _ = try await own.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
+            #expect(own.loop.isRunning)
+            own.close()
+            #expect(!own.loop.isRunning)
+
+            let loop = PostgresEventLoop()
+            defer { loop.shutdown() }
+            let given = PostgresConnectionPool(
+                configuration: .init(conninfo: database.conninfo, maximumConnections: 1), loop: loop)
+            _ = try await given.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
+            given.close()
+            #expect(loop.isRunning)
+        }
+    }
+
+    /// A statement waiting for its result when its loop is shut down fails with a connection error
+    /// instead of hanging (whether it was sent before or after the shutdown).
+    @Test func aStatementInFlightWhenTheLoopStopsFailsInsteadOfHanging() async throws {
+        try await withTestDatabase { database, _ in
+            let loop = PostgresEventLoop()
+            let pool = PostgresConnectionPool(
+                configuration: .init(conninfo: database.conninfo, maximumConnections: 1), loop: loop)
+            defer { pool.close() }
+            let (started, starting) = AsyncStream<Void>.makeStream()
+            let sleeper = Task {
+                try await pool.withConnection { c async throws(PostgresError) in
+                    starting.yield()
+                    return try await c.query("SELECT pg_sleep(30)")
+                }
+            }
+            for await _ in started { break }
+            loop.shutdown()
+            await #expect {
+                try await sleeper.value
+            } throws: { error in
+                (error as? PostgresError)?.kind == .connection
+            }
+        }
+    }
+
+    /// The pool survives a PostgreSQL restart: after it, requests work again without a new pool.
+    @Test func thePoolRecoversAfterPostgreSQLRestarts() async throws {
+        let cluster = try ThrowawayCluster()
+        defer { cluster.destroy() }
+        let pool = PostgresConnectionPool(configuration: .init(conninfo: cluster.conninfo, maximumConnections: 3))
+        defer { pool.close() }
+        // Open three connections.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    _ = try await pool.withConnection { c async throws(PostgresError) in
+                        try await c.query("SELECT pg_sleep(0.05)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try cluster.stop()
+        await #expect {
+            try await pool.withConnection { c async throws(PostgresError) in try await c.query("SELECT 1") }
+        } throws: { error in
+            (error as? PostgresError)?.isUnavailable == true
+        }
+        try cluster.start()
+        // At most one request may meet a dead connection (it is then discarded with all older idle ones).
+        var failures = 0
+        var value: Int?
+        for _ in 0..<3 where value == nil {
+            do {
+                value = try await pool.withConnection { c async throws(PostgresError) in
+                    try await c.query("SELECT 42").first!.int(0)
+                }
+            } catch {
+                failures += 1
+            }
+        }
+        #expect(value == 42)
+        #expect(failures <= 1)
+        // And the pool keeps working for concurrent callers.
+        let sum = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<6 {
+                group.addTask {
+                    try await pool.withConnection { c async throws(PostgresError) in
+                        try await c.query("SELECT \(i)").first!.int(0)
+                    }
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(sum == 15)
+    }
+}

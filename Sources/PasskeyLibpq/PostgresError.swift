@@ -1,6 +1,6 @@
 /// An error from libpq or the server. `description` is deliberately generic so it can
 /// never leak SQL, data or server text to a client; `diagnostic` is for operators' logs.
-package struct PostgresError: Error, Sendable, CustomStringConvertible {
+package struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     package enum Kind: Sendable, Equatable {
         /// Could not connect, or the connection broke.
         case connection
@@ -56,6 +56,9 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
     package var logDescription: String {
         "\(description): \(diagnostic)"
     }
+
+    /// The same: what `String(reflecting:)` and the server's log of a cause show.
+    package var debugDescription: String { logDescription }
 
     package var description: String {
         switch kind {

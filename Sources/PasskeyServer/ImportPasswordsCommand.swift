@@ -1,7 +1,5 @@
 internal import Foundation
 internal import PasskeyApplication
-internal import PasskeyLibpq
-internal import PasskeyPersistence
 
 /// `passkey-server import-passwords FILE`: JSON lines `{email, displayName, passwordHash}`,
 /// all or nothing (one transaction), progress on stderr. Hashes are kept as they are
@@ -59,20 +57,10 @@ enum ImportPasswordsCommand {
             records.append(
                 PasswordImportRecord(email: line.email, displayName: line.displayName, passwordHash: line.passwordHash))
         }
-        let configuration: ServerConfiguration
-        do {
-            configuration = try ServerConfiguration.load(from: environment)
-        } catch {
-            Console.error("passkey-server: \(error)")
-            return 1
-        }
-        let pool = PostgresConnectionPool(
-            configuration: .init(
-                conninfo: configuration.databaseURL, maximumConnections: 1,
-                preparedStatements: configuration.databasePreparedStatements))
-        defer { pool.close() }
+        guard let root = CompositionRoot.forCommand(environment) else { return 1 }
+        defer { root.shutdown() }
         let total = records.count
-        let useCase = PasswordImportUseCase(accounts: PostgresAccountRepository(pool: pool), clock: SystemClock())
+        let useCase = PasswordImportUseCase(accounts: root.dependencies.accounts, clock: root.dependencies.clock)
         do {
             let imported = try await useCase.execute(records) { done in
                 Console.error("import-passwords: \(done)/\(total) written")
@@ -86,7 +74,7 @@ enum ImportPasswordsCommand {
                 case .duplicateEmail(let line?): "line \(line): the email appears twice in the file"
                 case .duplicateEmail(nil): "an email in the file already has an account"
                 case .unavailable: "the database is unavailable"
-                case .internalFailure: "internal error"
+                case .internalFailure(let cause): "internal error (\(cause.logText))"
                 }
             Console.error("passkey-server: import-passwords: \(message); nothing imported")
             return 1

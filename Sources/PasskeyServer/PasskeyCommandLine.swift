@@ -1,7 +1,5 @@
 internal import Foundation
 internal import PasskeyApplication
-internal import PasskeyLibpq
-internal import PasskeyPersistence
 
 /// Entry point of the `passkey-server` executable: `serve` (default), `migrate`, `sweep`,
 /// `recovery-code EMAIL`, `healthcheck`, `import-passwords FILE`, `verify-response FILE…`, each

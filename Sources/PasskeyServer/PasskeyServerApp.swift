@@ -2,66 +2,32 @@ internal import Foundation
 internal import PasskeyApplication
 internal import PasskeyDomain
 internal import PasskeyHTTP
-internal import PasskeyLibpq
-internal import PasskeyOpenSSL
-internal import PasskeyPasswordHashing
-internal import PasskeyPersistence
-internal import PasskeyWebAuthn
 
-/// The composition root of `serve`: names the concrete adapters and wires the use cases,
-/// controllers and routes together. (The one-shot commands — `recovery-code`,
-/// `import-passwords`, `migrate`, `sweep` — wire the few adapters they need themselves.)
+/// The HTTP application of `serve`: wires the use cases over the composition root's ports
+/// (`Dependencies`) into controllers, routes and the request pipeline. It names no adapter; the
+/// composition root (`Composition/`) built them.
 final class PasskeyServerApp: Sendable {
     let configuration: ServerConfiguration
-    let pool: PostgresConnectionPool
     let logger: Logger
     let metrics: Metrics
     let router: Router
     let pipeline: RequestPipeline
-    let maintenance: PostgresMaintenanceRepository
+    let maintenance: any MaintenanceRepository
 
     init(
-        configuration: ServerConfiguration, migrations: MigrationRunner, openAPI: [UInt8]?,
-        webClient: WebClientFiles? = nil, trustAnchors: TrustAnchors, clock: any WallClock = SystemClock(),
-        logSink: @escaping @Sendable (String) -> Void = Logger.standardError
+        configuration: ServerConfiguration, dependencies: Dependencies, openAPI: [UInt8]?,
+        webClient: WebClientFiles? = nil, logSink: @escaping @Sendable (String) -> Void = Logger.standardError
     ) throws(ConfigurationError) {
         self.configuration = configuration
         let policy = configuration.policy
         let logger = Logger(level: configuration.logLevel, sink: logSink)
         let metrics = Metrics()
-        // The pool creates and owns its PostgreSQL event loop (its thread, which also runs the
-        // request tasks: `pool.loop` is the HTTP layer's `taskExecutor`); `serve` stops both
-        // with `pool.close()` once the requests in flight have finished.
-        let pool = PostgresConnectionPool(
-            configuration: .init(
-                conninfo: configuration.databaseURL, maximumConnections: configuration.databasePoolSize,
-                preparedStatements: configuration.databasePreparedStatements))
-        let accounts = PostgresAccountRepository(pool: pool)
-        let passkeys = PostgresPasskeyCredentialRepository(pool: pool)
-        let passkeyRegistrations = PostgresPasskeyRegistrationRepository(pool: pool)
-        let passkeyAuthentications = PostgresPasskeyAuthenticationRepository(pool: pool)
-        let registrations = PostgresAccountRegistrationRepository(pool: pool)
-        let sessions = PostgresSessionRepository(pool: pool)
-        let rateLimits = PostgresRateLimitRepository(pool: pool)
-        let recoveryCodes = PostgresRecoveryCodeRepository(pool: pool)
-        let digester = OpenSSLSecretDigester()
-        let maintenance = PostgresMaintenanceRepository(
-            pool: pool, migrations: migrations, passwordFailureWindow: Int(policy.passwordFailureWindow))
-        let verifier: WebAuthnCredentialVerifier
-        do {
-            verifier = try WebAuthnCredentialVerifier(
-                configuration: WebAuthnVerifierConfiguration(
-                    relyingPartyID: policy.relyingPartyID, allowedOrigins: configuration.verifierOrigins,
-                    allowedAlgorithms: policy.algorithms, attestationPolicy: configuration.attestationPolicy,
-                    trustAnchors: trustAnchors))
-        } catch {
-            // The verifier's own error names the format folder, the anchor and its file.
-            throw ConfigurationError(variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "\(error)")
-        }
-        let hasher = Argon2PasswordHasher(waitingLimit: configuration.passwordHashQueueLimit)
-        let tokens = OpenSSLSessionTokenGenerator()
-        let random = OpenSSLRandomGenerator()
-        let names = KnownAuthenticatorNames()
+        let d = dependencies
+        let (accounts, passkeys, sessions, rateLimits) = (d.accounts, d.passkeys, d.sessions, d.rateLimits)
+        let (passkeyRegistrations, passkeyAuthentications) = (d.passkeyRegistrations, d.passkeyAuthentications)
+        let (registrations, recoveryCodes, maintenance) = (d.accountRegistrations, d.recoveryCodes, d.maintenance)
+        let (verifier, hasher, tokens, random, digester) = (d.verifier, d.hasher, d.tokens, d.random, d.digester)
+        let (names, clock) = (d.names, d.clock)
         let issuer = SessionIssuer(tokens: tokens, random: random, lifetime: policy.sessionLifetime)
         let limiter = AddressRateLimiter(
             repository: rateLimits, limitPerMinute: policy.startsPerMinute, signupLimit: policy.signupsPerAddress,
@@ -137,8 +103,8 @@ final class PasskeyServerApp: Sendable {
         ).register(in: &routes)
         OperationsController(
             maintenance: maintenance, metrics: metrics, openAPI: openAPI,
-            metricsTokenDigest: configuration.metricsToken.map { Digest.sha256(Array($0.utf8)) },
-            passwordHashing: { hasher.metrics }
+            metricsToken: ConfiguredTokenCheck(token: configuration.metricsToken, digester: digester),
+            passwordHashing: d.passwordHashingLoad
         ).register(in: &routes)
         let wellKnown: WellKnownDocuments
         do {
@@ -164,7 +130,6 @@ final class PasskeyServerApp: Sendable {
                 HeadMiddleware(),
             ], router: router)
         self.router = router
-        self.pool = pool
         self.logger = logger
         self.metrics = metrics
         self.maintenance = maintenance

@@ -2,48 +2,31 @@ internal import Dispatch
 internal import Foundation
 internal import PasskeyApplication
 internal import PasskeyHTTP
-internal import PasskeyPersistence
-internal import PasskeyWebAuthn
 
 /// `passkey-server serve`: runs until SIGTERM or SIGINT, then stops accepting connections,
 /// finishes the requests in flight (up to 10 s), stops the sweeper, closes the pool, exits 0.
 enum ServeCommand {
     static func run(environment: [String: String]) async -> Int32 {
-        let configuration: ServerConfiguration
+        let root: CompositionRoot
         do {
-            configuration = try ServerConfiguration.load(from: environment)
+            root = try CompositionRoot.fromEnvironment(environment)
         } catch {
             Console.error("passkey-server: \(error)")
             return 1
         }
-        guard let migrationsFolder = ResourceLocator.migrations(environment),
-            let migrations = try? Migration.load(from: migrationsFolder)
-        else {
-            Console.error("passkey-server: cannot read the Migrations folder (set PASSKEY_MIGRATIONS_DIR)")
-            return 1
-        }
+        let configuration = root.configuration
         let openAPI = ResourceLocator.openAPI(environment).flatMap { FileManager.default.contents(atPath: $0.path) }
+        let app: PasskeyServerApp
         let webClient: WebClientFiles?
         do {
-            webClient = try loadWebClient(configuration: configuration, environment: environment)
-        } catch {
-            Console.error("passkey-server: \(error)")
-            return 1
-        }
-        let trustAnchors: TrustAnchors
-        do {
-            trustAnchors = try configuration.loadTrustAnchors()
-        } catch {
-            Console.error("passkey-server: \(error)")
-            return 1
-        }
-        let app: PasskeyServerApp
-        do {
+            webClient = try loadWebClient(
+                configuration: configuration, environment: environment, digester: root.dependencies.digester)
             app = try PasskeyServerApp(
-                configuration: configuration, migrations: MigrationRunner(migrations: migrations),
-                openAPI: openAPI.map { Array($0) }, webClient: webClient, trustAnchors: trustAnchors)
+                configuration: configuration, dependencies: root.dependencies, openAPI: openAPI.map { Array($0) },
+                webClient: webClient)
         } catch {
             Console.error("passkey-server: \(error)")
+            root.shutdown()
             return 1
         }
         let server = HTTPServer(
@@ -54,7 +37,7 @@ enum ServeCommand {
                 maximumConnections: configuration.httpMaxConnections,
                 maximumConnectionsPerAddress: configuration.httpMaxConnectionsPerAddress,
                 requestHeadTimeoutSeconds: configuration.httpRequestHeadTimeoutSeconds,
-                layerError: { Problem.httpLayer(status: $0).response }, taskExecutor: app.pool.loop),
+                layerError: { Problem.httpLayer(status: $0).response }, taskExecutor: root.dependencies.executor),
             handler: app.handle)
         // A closed log pipe or client socket must not kill the server: writes report EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
@@ -63,6 +46,7 @@ enum ServeCommand {
             try server.start()
         } catch {
             Console.error("passkey-server: cannot listen on \(configuration.host):\(configuration.port): \(error)")
+            root.shutdown()
             return 1
         }
         app.logger.info([
@@ -81,7 +65,8 @@ enum ServeCommand {
         await server.shutdown(gracePeriod: .seconds(10))
         sweeper.cancel()
         await sweeper.value
-        app.pool.close()
+        // The pool's connections close, then the event loop's thread ends and is joined.
+        root.shutdown()
         app.logger.info(["event": "stopped"])
         return 0
     }
@@ -89,10 +74,10 @@ enum ServeCommand {
     /// The web client's files when `WEB_CLIENT` is on: a folder named by `PASSKEY_WEB_CLIENT_DIR`
     /// must load; a folder found by looking around may be missing (nil, logged at start).
     private static func loadWebClient(
-        configuration: ServerConfiguration, environment: [String: String]
+        configuration: ServerConfiguration, environment: [String: String], digester: any SecretDigester
     ) throws(ConfigurationError) -> WebClientFiles? {
         guard configuration.webClientEnabled, let folder = ResourceLocator.webClient(environment) else { return nil }
-        return try WebClientFiles.load(from: folder)
+        return try WebClientFiles.load(from: folder, digester: digester)
     }
 
     /// Deletes expired rows every minute in bounded batches, until cancelled.
@@ -102,8 +87,9 @@ enum ServeCommand {
                 let deleted = try await app.maintenance.sweepExpired(batchSize: 500)
                 if deleted > 0 { app.logger.info(["event": "sweep", "deleted": String(deleted)]) }
             } catch {
-                app.logger.warning(["event": "sweep", "outcome": "failed", "error": "\(error)"])
+                app.logger.warning(["event": "sweep", "outcome": "failed", "error": FailureCause(error).logText])
             }
+            // Cancellation (shutdown) ends the sleep early; the loop then sees it and stops.
             try? await Task.sleep(for: .seconds(60))
         }
     }

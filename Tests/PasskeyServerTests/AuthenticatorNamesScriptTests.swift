@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func theWebClientsTableIsTheServersTable() throws {
-        let files = try WebClientFiles.load(from: Self.webClient)
+        let files = try WebClientFiles.load(from: Self.webClient, digester: OpenSSLSecretDigester())
         let script = try #require(files.assets[AuthenticatorNamesScript.fileName])
         #expect(script.contentType == "text/javascript; charset=utf-8")
         #expect(try Self.exportedTable(script) == KnownAuthenticatorNames.names)
@@ -66,13 +66,15 @@ import Testing
         try Data("<!doctype html>".utf8).write(to: folder.appendingPathComponent("index.html"))
         try Data(#"export const AUTHENTICATORS = {"00000000-0000-0000-0000-000000000000":"Stale"};"#.utf8)
             .write(to: assets.appendingPathComponent(AuthenticatorNamesScript.fileName))
-        let files = try WebClientFiles.load(from: folder)
+        let files = try WebClientFiles.load(from: folder, digester: OpenSSLSecretDigester())
         let script = try #require(files.assets[AuthenticatorNamesScript.fileName])
         #expect(try Self.exportedTable(script) == KnownAuthenticatorNames.names)
     }
 
     @Test func namesWithQuotesOrBackslashesStayOneJSONString() throws {
         let names = ["00000000-0000-0000-0000-000000000001": #"Say "hi" \ bye"#]
-        #expect(try Self.exportedTable(AuthenticatorNamesScript.make(from: names)) == names)
+        #expect(
+            try Self.exportedTable(AuthenticatorNamesScript.make(from: names, digester: OpenSSLSecretDigester()))
+                == names)
     }
 }

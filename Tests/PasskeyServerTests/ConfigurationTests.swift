@@ -134,13 +134,13 @@ import Testing
     @Test func theShippedTrustAnchorsLoadAndABadFolderStopsTheServer() throws {
         var env = ["DATABASE_URL": "host=/tmp dbname=x", "PASSKEY_ATTESTATION_POLICY": "trusted"]
         env["PASSKEY_TRUST_ANCHORS_DIR"] = PackagePaths.root.appendingPathComponent("TrustAnchors").path
-        let anchors = try ServerConfiguration.load(from: env).loadTrustAnchors()
+        let anchors = try CompositionRoot.trustAnchors(ServerConfiguration.load(from: env))
         #expect(anchors.byFormat["apple"]?.count == 1)
         #expect(anchors.byFormat["tpm"]?.count == 1)
         #expect(anchors.allFormats.isEmpty)
         env["PASSKEY_TRUST_ANCHORS_DIR"] = "/nonexistent-anchors"
         #expect {
-            _ = try ServerConfiguration.load(from: env).loadTrustAnchors()
+            _ = try CompositionRoot.trustAnchors(ServerConfiguration.load(from: env))
         } throws: { error in
             String(describing: error).contains("PASSKEY_TRUST_ANCHORS_DIR")
         }
@@ -151,14 +151,12 @@ import Testing
     @Test func anAnchorThatIsNotACertificateStopsTheServerNamingItsFile() throws {
         let env = ["DATABASE_URL": "host=/nonexistent dbname=x"]
         let configuration = try ServerConfiguration.load(from: env)
-        let migrations = try Migration.load(from: PackagePaths.migrations)
         let notACertificate: [UInt8] = [0x30, 0x00]
         let anchors = TrustAnchors(
             byFormat: ["packed": [notACertificate]], files: [notACertificate: "/etc/anchors/packed/yubico.pem"])
         #expect {
-            _ = try PasskeyServerApp(
-                configuration: configuration, migrations: MigrationRunner(migrations: migrations), openAPI: nil,
-                trustAnchors: anchors)
+            _ = try CompositionRoot(
+                configuration: configuration, migrationsFolder: PackagePaths.migrations, trustAnchors: anchors)
         } throws: { error in
             String(describing: error)
                 == "invalid configuration: PASSKEY_TRUST_ANCHORS_DIR: trust anchor at index 0 of format folder packed/"

@@ -11,6 +11,7 @@ import PasskeyTestSupport
 /// The real server (composition root + libmicrohttpd) on a real socket (127.0.0.1, any free
 /// port), on a throwaway database.
 final class TestServer: Sendable {
+    let root: CompositionRoot
     let app: PasskeyServerApp
     let server: HTTPServer
     let client: TestHTTPClient
@@ -30,29 +31,37 @@ final class TestServer: Sendable {
         var env = Self.baseEnvironment.merging(environment) { $1 }
         env["DATABASE_URL"] = conninfo
         let configuration = try ServerConfiguration.load(from: env)
-        let migrations = try Migration.load(from: PackagePaths.migrations)
         let openAPI = FileManager.default.contents(
             atPath: PackagePaths.root.appendingPathComponent("openapi.json").path)
-        let webClient =
-            configuration.webClientEnabled
-            ? try WebClientFiles.load(from: PackagePaths.root.appendingPathComponent("WebClient")) : nil
-        app = try PasskeyServerApp(
-            configuration: configuration, migrations: MigrationRunner(migrations: migrations),
-            openAPI: openAPI.map { Array($0) }, webClient: webClient,
-            trustAnchors: try configuration.loadTrustAnchors(), clock: clock, logSink: logSink)
-        let app = self.app
-        server = HTTPServer(
-            configuration: .init(
-                host: "127.0.0.1", port: 0, threads: 2, tooLarge: { Problem.payloadTooLarge.response },
-                taskExecutor: app.pool.loop),
-            handler: { await app.handle($0) })
-        try server.start()
+        let root = try CompositionRoot(
+            configuration: configuration, migrationsFolder: PackagePaths.migrations, clock: clock)
+        do {
+            let webClient =
+                configuration.webClientEnabled
+                ? try WebClientFiles.load(
+                    from: PackagePaths.root.appendingPathComponent("WebClient"), digester: root.dependencies.digester)
+                : nil
+            app = try PasskeyServerApp(
+                configuration: configuration, dependencies: root.dependencies, openAPI: openAPI.map { Array($0) },
+                webClient: webClient, logSink: logSink)
+            let app = self.app
+            server = HTTPServer(
+                configuration: .init(
+                    host: "127.0.0.1", port: 0, threads: 2, tooLarge: { Problem.payloadTooLarge.response },
+                    taskExecutor: root.dependencies.executor),
+                handler: { await app.handle($0) })
+            try server.start()
+        } catch {
+            root.shutdown()
+            throw error
+        }
+        self.root = root
         client = TestHTTPClient(base: "http://127.0.0.1:\(server.port)")
     }
 
     func stop() async {
         await server.shutdown(gracePeriod: .seconds(5))
-        app.pool.close()
+        root.shutdown()
     }
 }
 

@@ -151,7 +151,7 @@ import Testing
     @Test func aMissingFolderIsAOneLineConfigurationError() {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-web-client-\(UUID())")
         #expect {
-            _ = try WebClientFiles.load(from: folder)
+            _ = try WebClientFiles.load(from: folder, digester: OpenSSLSecretDigester())
         } throws: { error in
             let message = String(describing: error)
             return message.contains("PASSKEY_WEB_CLIENT_DIR") && !message.contains("\n")

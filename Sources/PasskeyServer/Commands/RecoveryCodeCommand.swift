@@ -1,7 +1,5 @@
 internal import Foundation
 internal import PasskeyApplication
-internal import PasskeyLibpq
-internal import PasskeyPersistence
 internal import PasskeyWire
 
 /// `passkey-server recovery-code EMAIL`: the support desk's single-use code for an account,
@@ -24,21 +22,13 @@ enum RecoveryCodeCommand {
             Console.error("passkey-server: recovery-code needs exactly one EMAIL\n\(usage)")
             return 2
         }
-        let configuration: ServerConfiguration
-        do {
-            configuration = try ServerConfiguration.load(from: environment)
-        } catch {
-            Console.error("passkey-server: \(error)")
-            return 1
-        }
-        let pool = PostgresConnectionPool(
-            configuration: .init(
-                conninfo: configuration.databaseURL, maximumConnections: 1,
-                preparedStatements: configuration.databasePreparedStatements))
-        defer { pool.close() }
+        guard let root = CompositionRoot.forCommand(environment) else { return 1 }
+        defer { root.shutdown() }
+        let d = root.dependencies
+        let configuration = root.configuration
         let useCase = OperatorRecoveryCodeUseCase(
-            recoveryCodes: PostgresRecoveryCodeRepository(pool: pool), random: OpenSSLRandomGenerator(),
-            digester: OpenSSLSecretDigester(), policy: configuration.policy, clock: SystemClock())
+            recoveryCodes: d.recoveryCodes, random: d.random, digester: d.digester, policy: configuration.policy,
+            clock: d.clock)
         let logger = Logger(level: configuration.logLevel)
         do {
             let issued = try await useCase.execute(email: email)

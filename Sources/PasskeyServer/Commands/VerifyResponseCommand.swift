@@ -1,5 +1,4 @@
 internal import Foundation
-internal import PasskeyWebAuthn
 
 /// `passkey-server verify-response [--trusted] FILE…`: offline verification of captured
 /// ceremonies (the case schema of `webauthn-vectors/README.md`).
@@ -22,11 +21,11 @@ package enum VerifyResponseCommand {
             print(usage)
             return 0
         }
-        var policy = AttestationPolicy.any
+        var trusted = false
         var files: [String] = []
         for argument in arguments {
             if argument == "--trusted" {
-                policy = .trusted
+                trusted = true
             } else if argument.hasPrefix("-") {
                 printError("error \(argument): unknown option")
                 return 2
@@ -40,7 +39,7 @@ package enum VerifyResponseCommand {
         }
         var status: Int32 = 0
         for file in files {
-            guard let line = verify(file: file, policy: policy) else {
+            guard let line = verify(file: file, trusted: trusted) else {
                 status = 2
                 continue
             }
@@ -51,25 +50,15 @@ package enum VerifyResponseCommand {
     }
 
     /// The output line for one file, or nil after printing an error.
-    private static func verify(file: String, policy: AttestationPolicy) -> String? {
+    private static func verify(file: String, trusted: Bool) -> String? {
         guard let data = FileManager.default.contents(atPath: file) else {
             printError("error \(file): cannot read")
             return nil
         }
-        let ceremony: CapturedCeremony
-        do {
-            ceremony = try JSONDecoder().decode(CapturedCeremony.self, from: data)
-        } catch {
-            printError("error \(file): not a captured ceremony")
-            return nil
-        }
-        do {
-            switch try ceremony.verify(policy: policy) {
-            case .success(let outcome): return "ok \(ceremony.name) \(outcome.summary)"
-            case .failure(let reason): return "refused \(ceremony.name) reason=\(reason.reason)"
-            }
-        } catch {
-            printError("error \(file): \(error.description)")
+        switch CapturedCeremonyCheck.verify(data, trusted: trusted) {
+        case .line(let line): return line
+        case .error(let problem):
+            printError("error \(file): \(problem)")
             return nil
         }
     }

@@ -1,19 +1,19 @@
 internal import Foundation
 internal import PasskeyApplication
 internal import PasskeyDomain
-internal import PasskeyLibpq
-internal import PasskeyWebAuthn
 
 extension ServerConfiguration {
-    /// Reads and validates the environment. `requireDatabase` is false for commands that need none.
-    static func load(from env: [String: String], requireDatabase: Bool = true) throws(ConfigurationError)
-        -> ServerConfiguration
-    {
+    /// Reads and validates the environment. `requireDatabase` is false for commands that need none;
+    /// `databaseURLProblem` says what is wrong with a `DATABASE_URL` (the composition root passes
+    /// libpq's parser: `ServerConfiguration.load`).
+    static func parse(
+        from env: [String: String], requireDatabase: Bool = true, databaseURLProblem: (String) -> String?
+    ) throws(ConfigurationError) -> ServerConfiguration {
         let reader = EnvironmentReader(env)
         let databaseURL = env["DATABASE_URL"] ?? ""
         if requireDatabase {
             guard !databaseURL.isEmpty else { throw ConfigurationError(variable: "DATABASE_URL", problem: "not set") }
-            if let problem = PostgresConnection.validate(conninfo: databaseURL) {
+            if let problem = databaseURLProblem(databaseURL) {
                 throw ConfigurationError(variable: "DATABASE_URL", problem: problem)
             }
         }
@@ -51,7 +51,7 @@ extension ServerConfiguration {
         case "preferred": userVerification = .preferred
         default: throw ConfigurationError(variable: "USER_VERIFICATION", problem: "must be required or preferred")
         }
-        let attestationPolicy: AttestationPolicy
+        let attestationPolicy: ServerConfiguration.Attestation
         switch reader.string("PASSKEY_ATTESTATION_POLICY", default: "any") {
         case "any": attestationPolicy = .any
         case "trusted": attestationPolicy = .trusted

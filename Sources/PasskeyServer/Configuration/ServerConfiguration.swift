@@ -1,7 +1,6 @@
 internal import Foundation
 internal import PasskeyApplication
 internal import PasskeyDomain
-internal import PasskeyWebAuthn
 
 /// Everything the environment configures (../shared/spec.md, "Configuration").
 struct ServerConfiguration: Sendable {
@@ -13,7 +12,7 @@ struct ServerConfiguration: Sendable {
     var appleAppIDs: [String]
     var androidApps: [AndroidApp]
     var relatedOrigins: [String]
-    var attestationPolicy: AttestationPolicy
+    var attestationPolicy: Attestation
     var trustAnchorsDirectory: String?
     var enrollURL: String?
     var manageURL: String?
@@ -36,6 +35,13 @@ struct ServerConfiguration: Sendable {
     /// `WEB_CLIENT`: serve the reference web client at `/` (on by default).
     var webClientEnabled = true
 
+    /// `PASSKEY_ATTESTATION_POLICY`: `any` accepts an unknown CA and records the attestation type;
+    /// `trusted` requires a chain to an anchor of `PASSKEY_TRUST_ANCHORS_DIR`.
+    enum Attestation: Sendable, Equatable {
+        case any
+        case trusted
+    }
+
     /// An Android app allowed to use the passkeys (`package.name@SHA256:FINGERPRINT`).
     struct AndroidApp: Sendable, Equatable {
         var packageName: String
@@ -43,16 +49,6 @@ struct ServerConfiguration: Sendable {
         var fingerprint: String
         /// The `android:apk-key-hash:` origin its WebAuthn client data carries.
         var origin: String
-    }
-
-    /// The anchors of `PASSKEY_TRUST_ANCHORS_DIR` (none when unset).
-    func loadTrustAnchors() throws(ConfigurationError) -> TrustAnchors {
-        guard let directory = trustAnchorsDirectory else { return TrustAnchors() }
-        do {
-            return try TrustAnchors.load(directory: directory)
-        } catch {
-            throw ConfigurationError(variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "\(error)")
-        }
     }
 
     /// Every origin the verifier accepts: configured ones plus the Android apps' key-hash origins.

@@ -1,8 +1,6 @@
 internal import Foundation
 internal import PasskeyApplication
 internal import PasskeyHTTP
-internal import PasskeyOpenSSL
-internal import PasskeyPasswordHashing
 
 /// `/healthz`, `/readyz`, `/metrics` and the OpenAPI description (`/openapi.json`, `.yaml`).
 struct OperationsController: Sendable {
@@ -10,10 +8,10 @@ struct OperationsController: Sendable {
     let metrics: Metrics
     /// The OpenAPI document as kept in the repository (`openapi.json`); nil when not found.
     let openAPI: [UInt8]?
-    /// SHA-256 of `METRICS_TOKEN`; nil when `/metrics` is open.
-    var metricsTokenDigest: [UInt8]?
+    /// `METRICS_TOKEN` (open when unset).
+    let metricsToken: ConfiguredTokenCheck
     /// The password-hashing queue, shown as gauges in `/metrics`.
-    var passwordHashing: (@Sendable () -> BlockingWorkPool.Metrics)?
+    var passwordHashing: (@Sendable () -> PasswordHashingLoad)?
 
     func register(in routes: inout Routes) {
         routes.anyone(.get, "/healthz", health)
@@ -38,13 +36,8 @@ struct OperationsController: Sendable {
     }
 
     @Sendable func metrics(_ request: HTTPRequest, context: RequestContext) async -> HTTPResponse {
-        if let expected = metricsTokenDigest {
-            // Digests of equal length compared in constant time: neither the token nor its
-            // length leaks through timing.
-            let presented = AuthorizationHeader.bearerToken(request.header("authorization")) ?? ""
-            guard ConstantTime.equals(Digest.sha256(Array(presented.utf8)), expected) else {
-                return Problem.unauthorized.response
-            }
+        guard metricsToken.accepts(AuthorizationHeader.bearerToken(request.header("authorization"))) else {
+            return Problem.unauthorized.response
         }
         var text = metrics.render()
         if let load = passwordHashing?() {

@@ -1,3 +1,4 @@
+internal import PasskeyApplication
 internal import PasskeyWire
 
 /// `/assets/authenticator-names.js`: the web client's AAGUID → provider name table, made from
@@ -11,17 +12,17 @@ enum AuthenticatorNamesScript {
     static let declaration = "export const AUTHENTICATORS = "
 
     /// An ES module exporting `AUTHENTICATORS`, the table as a JSON object with sorted keys.
-    static func make(from names: [String: String]) -> StaticFile {
+    static func make(from names: [String: String], digester: any SecretDigester) -> StaticFile {
         var table = JSONWriter(capacity: 64 * names.count)
         table.object { writer in
             for (aaguid, name) in names.sorted(by: { $0.key < $1.key }) { writer.field(aaguid, name) }
         }
         let header = """
-            // Made by the server from Sources/PasskeyServer/Adapters/KnownAuthenticatorNames.swift
+            // Made by the server from Sources/PasskeyServer/Composition/Adapters/KnownAuthenticatorNames.swift
             // when it loads the web client: edit the names there. Known AAGUIDs → provider names.
 
             """
         let body = Array((header + declaration).utf8) + table.bytes + Array(";\n".utf8)
-        return StaticFile(contentType: "text/javascript; charset=utf-8", body: body)
+        return StaticFile(contentType: "text/javascript; charset=utf-8", body: body, digester: digester)
     }
 }

@@ -1,4 +1,4 @@
-internal import PasskeyOpenSSL
+internal import PasskeyApplication
 
 /// One file of the web client, read once at start and served from memory.
 struct StaticFile: Sendable {
@@ -7,10 +7,10 @@ struct StaticFile: Sendable {
     /// A strong validator: the first 16 bytes of the body's SHA-256, quoted.
     let etag: String
 
-    init(contentType: String, body: [UInt8]) {
+    init(contentType: String, body: [UInt8], digester: any SecretDigester) {
         self.contentType = contentType
         self.body = body
-        let digest = Digest.sha256(body).prefix(16)
+        let digest = digester.sha256(body).prefix(16)
         etag = "\"" + digest.map { String($0, radix: 16).leftPadded(to: 2) }.joined() + "\""
     }
 

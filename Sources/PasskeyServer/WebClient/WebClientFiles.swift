@@ -1,4 +1,5 @@
 internal import Foundation
+internal import PasskeyApplication
 
 /// The reference web client (`WebClient/`): `index.html` and the files directly inside
 /// `assets/`, read once at start, plus `assets/authenticator-names.js` made from the server's own
@@ -14,10 +15,10 @@ struct WebClientFiles: Sendable {
     static let maximumAssetCount = 64
 
     /// Reads `folder/index.html` and `folder/assets/*`; assets with an unknown extension, hidden
-    /// files and subfolders are skipped.
-    static func load(from folder: URL) throws(ConfigurationError) -> WebClientFiles {
+    /// files and subfolders are skipped. `digester` makes each file's ETag.
+    static func load(from folder: URL, digester: any SecretDigester) throws(ConfigurationError) -> WebClientFiles {
         let fileManager = FileManager.default
-        let index = try read(folder.appendingPathComponent("index.html"))
+        let index = try read(folder.appendingPathComponent("index.html"), digester)
         let assetsFolder = folder.appendingPathComponent("assets")
         let names: [String]
         do {
@@ -35,20 +36,21 @@ struct WebClientFiles: Sendable {
             guard assets.count < maximumAssetCount else {
                 throw problem("more than \(maximumAssetCount) files in \(assetsFolder.path)")
             }
-            assets[name] = try read(url)
+            assets[name] = try read(url, digester)
         }
-        assets[AuthenticatorNamesScript.fileName] = AuthenticatorNamesScript.make(from: KnownAuthenticatorNames.names)
+        assets[AuthenticatorNamesScript.fileName] = AuthenticatorNamesScript.make(
+            from: KnownAuthenticatorNames.names, digester: digester)
         return WebClientFiles(index: index, assets: assets)
     }
 
-    private static func read(_ url: URL) throws(ConfigurationError) -> StaticFile {
+    private static func read(_ url: URL, _ digester: any SecretDigester) throws(ConfigurationError) -> StaticFile {
         guard let contentType = StaticFile.contentType(forName: url.lastPathComponent),
             let data = FileManager.default.contents(atPath: url.path)
         else { throw problem("\(url.path) cannot be read") }
         guard data.count <= maximumFileSize else {
             throw problem("\(url.path) is larger than \(maximumFileSize) bytes")
         }
-        return StaticFile(contentType: contentType, body: Array(data))
+        return StaticFile(contentType: contentType, body: Array(data), digester: digester)
     }
 
     private static func problem(_ text: String) -> ConfigurationError {

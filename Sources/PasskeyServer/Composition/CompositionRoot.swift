@@ -1,0 +1,105 @@
+internal import Foundation
+internal import PasskeyApplication
+internal import PasskeyLibpq
+internal import PasskeyPasswordHashing
+internal import PasskeyPersistence
+internal import PasskeyWebAuthn
+
+/// The one composition root: the only place of `PasskeyServer` that names the adapters
+/// (PostgreSQL, the WebAuthn verifier, OpenSSL, libsodium). It builds them from the
+/// configuration and hands them out as ports (`Dependencies`) to `serve` and to every command.
+///
+/// It owns the database event loop and the pool: created and started here, stopped by
+/// `shutdown()`, which closes the pool's connections and then ends the loop's thread and joins it.
+final class CompositionRoot: Sendable {
+    let configuration: ServerConfiguration
+    let dependencies: Dependencies
+    private let loop: PostgresEventLoop
+    private let pool: PostgresConnectionPool
+    private let migrations: MigrationRunner
+
+    /// `connections` overrides `DATABASE_POOL_SIZE` (the one-shot commands need one);
+    /// `trustAnchors` replaces those of `PASSKEY_TRUST_ANCHORS_DIR` (tests).
+    init(
+        configuration: ServerConfiguration, migrationsFolder: URL, connections: Int? = nil,
+        clock: any WallClock = SystemClock(), trustAnchors: TrustAnchors? = nil
+    ) throws(ConfigurationError) {
+        let migrations: [Migration]
+        do {
+            migrations = try Migration.load(from: migrationsFolder)
+        } catch {
+            throw ConfigurationError(variable: "PASSKEY_MIGRATIONS_DIR", problem: "\(migrationsFolder.path): \(error)")
+        }
+        let policy = configuration.policy
+        let verifier: WebAuthnCredentialVerifier
+        do {
+            verifier = try WebAuthnCredentialVerifier(
+                configuration: WebAuthnVerifierConfiguration(
+                    relyingPartyID: policy.relyingPartyID, allowedOrigins: configuration.verifierOrigins,
+                    allowedAlgorithms: policy.algorithms,
+                    attestationPolicy: configuration.attestationPolicy == .trusted ? .trusted : .any,
+                    trustAnchors: try trustAnchors ?? Self.trustAnchors(configuration)))
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            // The verifier's own error names the format folder, the anchor and its file.
+            throw ConfigurationError(variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "\(error)")
+        }
+        let loop = PostgresEventLoop()
+        let pool = PostgresConnectionPool(
+            configuration: .init(
+                conninfo: configuration.databaseURL,
+                maximumConnections: connections ?? configuration.databasePoolSize,
+                preparedStatements: configuration.databasePreparedStatements),
+            loop: loop)
+        let runner = MigrationRunner(migrations: migrations)
+        let hasher = Argon2PasswordHasher(waitingLimit: configuration.passwordHashQueueLimit)
+        self.configuration = configuration
+        self.loop = loop
+        self.pool = pool
+        self.migrations = runner
+        self.dependencies = Dependencies(
+            accounts: PostgresAccountRepository(pool: pool), passkeys: PostgresPasskeyCredentialRepository(pool: pool),
+            passkeyRegistrations: PostgresPasskeyRegistrationRepository(pool: pool),
+            passkeyAuthentications: PostgresPasskeyAuthenticationRepository(pool: pool),
+            accountRegistrations: PostgresAccountRegistrationRepository(pool: pool),
+            sessions: PostgresSessionRepository(pool: pool), rateLimits: PostgresRateLimitRepository(pool: pool),
+            recoveryCodes: PostgresRecoveryCodeRepository(pool: pool),
+            maintenance: PostgresMaintenanceRepository(
+                pool: pool, migrations: runner, passwordFailureWindow: Int(policy.passwordFailureWindow)),
+            verifier: verifier, hasher: hasher, tokens: OpenSSLSessionTokenGenerator(),
+            random: OpenSSLRandomGenerator(), digester: OpenSSLSecretDigester(), names: KnownAuthenticatorNames(),
+            clock: clock, executor: loop,
+            passwordHashingLoad: {
+                let load = hasher.metrics
+                return PasswordHashingLoad(running: load.running, waiting: load.waiting, refused: load.refused)
+            })
+    }
+
+    /// How many migrations this build carries.
+    var migrationCount: Int { migrations.migrations.count }
+
+    /// Applies the pending migrations; returns their names.
+    func migrate() async throws -> [String] {
+        try await migrations.migrate(pool: pool)
+    }
+
+    /// Closes the pool's connections, then stops the event loop and joins its thread. Call it
+    /// once the requests in flight have finished.
+    func shutdown() {
+        pool.close()
+        loop.shutdown()
+    }
+
+    /// The anchors of `PASSKEY_TRUST_ANCHORS_DIR` (none when unset).
+    static func trustAnchors(_ configuration: ServerConfiguration) throws(ConfigurationError)
+        -> TrustAnchors
+    {
+        guard let directory = configuration.trustAnchorsDirectory else { return TrustAnchors() }
+        do {
+            return try TrustAnchors.load(directory: directory)
+        } catch {
+            throw ConfigurationError(variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "\(error)")
+        }
+    }
+}

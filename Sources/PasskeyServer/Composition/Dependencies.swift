@@ -1,0 +1,34 @@
+internal import PasskeyApplication
+
+/// What the composition root built, as the application sees it: every port, and the few
+/// handles the server's runtime needs. `PasskeyServerApp` and the commands work from this and
+/// never name an adapter.
+struct Dependencies: Sendable {
+    let accounts: any AccountRepository
+    let passkeys: any PasskeyCredentialRepository
+    let passkeyRegistrations: any PasskeyRegistrationRepository
+    let passkeyAuthentications: any PasskeyAuthenticationRepository
+    let accountRegistrations: any AccountRegistrationRepository
+    let sessions: any SessionRepository
+    let rateLimits: any RateLimitRepository
+    let recoveryCodes: any RecoveryCodeRepository
+    let maintenance: any MaintenanceRepository
+    let verifier: any CredentialVerifier
+    let hasher: any PasswordHasher
+    let tokens: any SessionTokenGenerator
+    let random: any RandomGenerator
+    let digester: any SecretDigester
+    let names: any AuthenticatorNames
+    let clock: any WallClock
+    /// The thread request tasks run on, the database event loop's (the HTTP layer's `taskExecutor`).
+    let executor: any TaskExecutor
+    /// The password-hashing threads' load, for `/metrics`.
+    let passwordHashingLoad: @Sendable () -> PasswordHashingLoad
+}
+
+/// Jobs running and waiting on the password-hashing threads, and how many were refused.
+struct PasswordHashingLoad: Sendable {
+    var running: Int
+    var waiting: Int
+    var refused: Int
+}

@@ -25,6 +25,14 @@ package enum PasskeyCommandLine {
         configuration comes from the environment (see README.md): DATABASE_URL, PORT, PASSKEY_RP_ID, ...
         """
 
+    static let help: [String: String] = [
+        "migrate":
+            "usage: passkey-server migrate\n\napplies Migrations/*.sql in order (PASSKEY_MIGRATIONS_DIR overrides the folder) and exits",
+        "sweep":
+            "usage: passkey-server sweep\n\ndeletes expired challenges, account registrations and sessions in batches, once",
+        "serve": "usage: passkey-server serve\n\nruns the HTTP server; configuration from the environment (README.md)",
+    ]
+
     /// Runs one command and returns the process exit code.
     static func run(_ arguments: [String], environment: [String: String]) async -> Int32 {
         let command = arguments.first ?? "serve"
@@ -33,22 +41,15 @@ package enum PasskeyCommandLine {
             Console.out(usage)
             return 0
         }
+        // The commands whose `--help` is one line here; the others print their own usage.
+        if let help = Self.help[command], rest.contains("--help") {
+            Console.out(help)
+            return 0
+        }
         switch command {
         case "migrate":
-            if rest.contains("--help") {
-                Console.out(
-                    "usage: passkey-server migrate\n\napplies Migrations/*.sql in order (PASSKEY_MIGRATIONS_DIR overrides the folder) and exits"
-                )
-                return 0
-            }
             return await MaintenanceCommands.migrate(environment: environment)
         case "sweep":
-            if rest.contains("--help") {
-                Console.out(
-                    "usage: passkey-server sweep\n\ndeletes expired challenges, account registrations and sessions in batches, once"
-                )
-                return 0
-            }
             return await MaintenanceCommands.sweep(environment: environment)
         case "healthcheck":
             return HealthcheckCommand.run(arguments: rest, environment: environment)
@@ -59,12 +60,6 @@ package enum PasskeyCommandLine {
         case "verify-response":
             return VerifyResponseCommand.run(arguments: rest)
         case "serve":
-            if rest.contains("--help") {
-                Console.out(
-                    "usage: passkey-server serve\n\nruns the HTTP server; configuration from the environment (README.md)"
-                )
-                return 0
-            }
             return await ServeCommand.run(environment: environment)
         default:
             Console.error("passkey-server: unknown command '\(command)'\n\(usage)")

@@ -40,6 +40,16 @@ extension UInt32: PostgresDecodable {
     }
 }
 
+extension Double: PostgresDecodable {
+    package static func accepts(_ type: PostgresDataType) -> Bool { type == .float8 || type == .float4 }
+
+    /// Also reads `NaN`, `Infinity` and `-Infinity`, as PostgreSQL writes them.
+    package init(postgresText text: UnsafeBufferPointer<UInt8>, column: String) throws(PostgresError) {
+        guard let value = Double(String(decoding: text, as: UTF8.self)) else { throw Self.malformed(column) }
+        self = value
+    }
+}
+
 extension Bool: PostgresDecodable {
     package static func accepts(_ type: PostgresDataType) -> Bool { type == .bool }
 

@@ -10,7 +10,7 @@ enum PasskeyCredentialRow {
     /// Use as `SELECT \(unescaped: PasskeyCredentialRow.columns) FROM passkey_credentials pc`.
     static let columns: StaticString = """
         pc.credential_id, pc.account_id AS credential_account_id, pc.public_key, pc.algorithm, pc.sign_count,
-        pc.aaguid, array_to_string(pc.transports, ',') AS transports, pc.backup_eligible, pc.backup_state,
+        pc.aaguid, pc.transports, pc.backup_eligible, pc.backup_state,
         pc.attestation_format, pc.attestation_type, pc.resident_key, pc.user_verified,
         pc.name AS credential_name, pc.created_at AS credential_created_at,
         pc.last_used_at AS credential_last_used_at
@@ -36,7 +36,9 @@ enum PasskeyCredentialRow {
         guard let attestationType = AttestationType(rawValue: try row.decode(column: "attestation_type")) else {
             throw outOfRange("attestation_type")
         }
-        let transports = try row.decode(String.self, column: "transports").split(separator: ",").map(String.init)
+        // Empty transports are dropped, as they were when the array was read through
+        // array_to_string and split on commas.
+        let transports = try row.decode([String].self, column: "transports").filter { !$0.isEmpty }
         return PasskeyCredential(
             id: id,
             accountID: AccountID(try row.decode(column: "credential_account_id")),

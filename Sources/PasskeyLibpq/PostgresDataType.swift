@@ -12,6 +12,10 @@ package struct PostgresDataType: Sendable, Hashable, CustomStringConvertible {
     package static let int2 = Self(oid: 21)
     package static let int4 = Self(oid: 23)
     package static let text = Self(oid: 25)
+    package static let float4 = Self(oid: 700)
+    package static let float8 = Self(oid: 701)
+    package static let textArray = Self(oid: 1009)
+    package static let varcharArray = Self(oid: 1015)
     package static let bpchar = Self(oid: 1042)
     package static let varchar = Self(oid: 1043)
     package static let timestamptz = Self(oid: 1184)
@@ -26,6 +30,10 @@ package struct PostgresDataType: Sendable, Hashable, CustomStringConvertible {
         case .int2: "int2"
         case .int4: "int4"
         case .text: "text"
+        case .float4: "float4"
+        case .float8: "float8"
+        case .textArray: "text[]"
+        case .varcharArray: "varchar[]"
         case .bpchar: "bpchar"
         case .varchar: "varchar"
         case .timestamptz: "timestamptz"

@@ -40,6 +40,16 @@ extension UInt32: PostgresDecodable {
     }
 }
 
+extension Double: PostgresDecodable {
+    package static func accepts(_ type: PostgresDataType) -> Bool { type == .float8 || type == .float4 }
+
+    /// Also reads `NaN`, `Infinity` and `-Infinity`, as PostgreSQL writes them.
+    package init(postgresText text: UnsafeBufferPointer<UInt8>, column: String) throws(PostgresError) {
+        guard let value = Double(String(decoding: text, as: UTF8.self)) else { throw Self.malformed(column) }
+        self = value
+    }
+}
+
 extension Bool: PostgresDecodable {
     package static func accepts(_ type: PostgresDataType) -> Bool { type == .bool }
 
@@ -71,34 +81,5 @@ extension Date: PostgresDecodable {
             throw Self.malformed(column)
         }
         self = value
-    }
-}
-
-extension Array: PostgresDecodable where Element == UInt8 {
-    package static func accepts(_ type: PostgresDataType) -> Bool { type == .bytea }
-
-    /// `bytea` in hex output format (`\x0a1b…`).
-    package init(postgresText text: UnsafeBufferPointer<UInt8>, column: String) throws(PostgresError) {
-        guard text.count >= 2, text[0] == UInt8(ascii: "\\"), text[1] == UInt8(ascii: "x"), text.count % 2 == 0 else {
-            throw Self.malformed(column)
-        }
-        var out = [UInt8]()
-        out.reserveCapacity((text.count - 2) / 2)
-        var i = 2
-        while i < text.count {
-            guard let hi = Self.nibble(text[i]), let lo = Self.nibble(text[i + 1]) else { throw Self.malformed(column) }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        self = out
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: c - 48
-        case 97...102: c - 87
-        case 65...70: c - 55
-        default: nil
-        }
     }
 }

@@ -1,5 +1,3 @@
-package import Foundation
-
 /// One row of a result, read in place from its `PGresult` (kept alive by `PGresultOwner` for as
 /// long as a row or the result is held).
 ///
@@ -37,63 +35,5 @@ package struct PostgresRow: Sendable {
         return try result.withValue(row: index, column: position) { text throws(PostgresError) in
             try Value(postgresText: text, column: column)
         }
-    }
-
-    // MARK: - By position (to be removed once PasskeyPersistence is converted)
-
-    /// True when the column is SQL NULL (or beyond the row).
-    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
-    package func isNull(_ column: Int) -> Bool {
-        guard column >= 0, column < count else { return true }
-        return result.isNull(row: index, column: Int32(column))
-    }
-
-    /// The value at `column` read as `Value`, whatever the column's type (no check by name or type).
-    private func positional<Value: PostgresDecodable>(_ column: Int) throws(PostgresError) -> Value {
-        guard !isNull(column) else {
-            throw PostgresError(kind: .decoding, diagnostic: "column \(column) is NULL or missing")
-        }
-        return try result.withValue(row: index, column: Int32(column)) { text throws(PostgresError) in
-            try Value(postgresText: text, column: "#\(column)")
-        }
-    }
-
-    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
-    package func string(_ column: Int) throws(PostgresError) -> String { try positional(column) }
-
-    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
-    package func optionalString(_ column: Int) throws(PostgresError) -> String? {
-        isNull(column) ? nil : try string(column)
-    }
-
-    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
-    package func int(_ column: Int) throws(PostgresError) -> Int { try positional(column) }
-
-    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
-    package func bool(_ column: Int) throws(PostgresError) -> Bool { try positional(column) }
-
-    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
-    package func optionalBool(_ column: Int) throws(PostgresError) -> Bool? {
-        isNull(column) ? nil : try bool(column)
-    }
-
-    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
-    package func uuid(_ column: Int) throws(PostgresError) -> UUID { try positional(column) }
-
-    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
-    package func date(_ column: Int) throws(PostgresError) -> Date { try positional(column) }
-
-    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
-    package func optionalDate(_ column: Int) throws(PostgresError) -> Date? {
-        isNull(column) ? nil : try date(column)
-    }
-
-    /// A `bytea` column in hex output format (`\x0a1b…`).
-    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
-    package func bytes(_ column: Int) throws(PostgresError) -> [UInt8] { try positional(column) }
-
-    /// By position: to be removed once PasskeyPersistence is converted to `decode(_:column:)`.
-    package func optionalBytes(_ column: Int) throws(PostgresError) -> [UInt8]? {
-        isNull(column) ? nil : try bytes(column)
     }
 }

@@ -114,11 +114,11 @@ package struct MigrationRunner: Sendable {
 
     private static func appliedChecksums(on connection: PostgresConnection) async throws(PostgresError) -> [Int: String]
     {
-        let exists = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL")
-        guard let row = exists.first, try row.bool(0) else { return [:] }
+        let exists = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
+        guard let row = exists.first, try row.decode(Bool.self, column: "present") else { return [:] }
         var applied: [Int: String] = [:]
         for row in try await connection.query("SELECT version, checksum FROM schema_migrations").rows {
-            applied[try row.int(0)] = try row.string(1)
+            applied[try row.decode(column: "version")] = try row.decode(String.self, column: "checksum")
         }
         return applied
     }
@@ -127,10 +127,11 @@ package struct MigrationRunner: Sendable {
     private static func checksum(of migration: Migration, on connection: PostgresConnection)
         async throws(PostgresError) -> String
     {
-        let result = try await connection.query("SELECT encode(sha256(convert_to(\(migration.sql), 'UTF8')), 'hex')")
+        let result = try await connection.query(
+            "SELECT encode(sha256(convert_to(\(migration.sql), 'UTF8')), 'hex') AS checksum")
         guard let row = result.first else {
             throw PostgresError(kind: .decoding, diagnostic: "no checksum returned")
         }
-        return try row.string(0)
+        return try row.decode(column: "checksum")
     }
 }

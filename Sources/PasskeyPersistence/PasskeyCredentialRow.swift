@@ -2,43 +2,64 @@ internal import Foundation
 internal import PasskeyDomain
 internal import PasskeyLibpq
 
-/// The columns of `passkey_credentials` in the order `decode` reads them, and the decoder.
+/// The columns of `passkey_credentials`, selected as `\(unescaped: PasskeyCredentialRow.columns)`
+/// from `passkey_credentials pc` and decoded by name. The columns other tables also have
+/// (`account_id`, `name`, `created_at`, `last_used_at`) are aliased with a `credential_` prefix,
+/// so the names stay unique when the select joins accounts, challenges or sessions.
 enum PasskeyCredentialRow {
-    /// Use as `SELECT \(columns) FROM passkey_credentials pc`.
+    /// Use as `SELECT \(unescaped: PasskeyCredentialRow.columns) FROM passkey_credentials pc`.
     static let columns: StaticString = """
-        pc.credential_id, pc.account_id, pc.public_key, pc.algorithm, pc.sign_count, pc.aaguid,
-        array_to_string(pc.transports, ','), pc.backup_eligible, pc.backup_state, pc.attestation_format,
-        pc.attestation_type, pc.resident_key, pc.user_verified, pc.name, pc.created_at, pc.last_used_at
+        pc.credential_id, pc.account_id AS credential_account_id, pc.public_key, pc.algorithm, pc.sign_count,
+        pc.aaguid, pc.transports, pc.backup_eligible, pc.backup_state,
+        pc.attestation_format, pc.attestation_type, pc.resident_key, pc.user_verified,
+        pc.name AS credential_name, pc.created_at AS credential_created_at,
+        pc.last_used_at AS credential_last_used_at
         """
 
-    /// Reads a credential starting at column `offset`.
-    static func decode(_ row: PostgresRow, offset: Int = 0) throws(PostgresError) -> PasskeyCredential {
-        let o = offset
-        guard let id = CredentialID(bytes: try row.bytes(o)),
-            let aaguid = AAGUID(bytes: Array(try row.uuid(o + 5).uuidBytes)),
-            let signCount = UInt32(exactly: try row.int(o + 4)),
-            let attestationType = AttestationType(rawValue: try row.string(o + 10))
-        else {
-            throw PostgresError(kind: .decoding, diagnostic: "passkey_credentials row out of range")
+    static func decode(_ row: PostgresRow) throws(PostgresError) -> PasskeyCredential {
+        try credential(row, id: try row.decode([UInt8].self, column: "credential_id"))
+    }
+
+    /// The credential, or nil when the row has none (`credential_id` is NULL, as in a `LEFT JOIN`).
+    static func decodeIfPresent(_ row: PostgresRow) throws(PostgresError) -> PasskeyCredential? {
+        guard let id = try row.decode([UInt8]?.self, column: "credential_id") else { return nil }
+        return try credential(row, id: id)
+    }
+
+    private static func credential(_ row: PostgresRow, id idBytes: [UInt8]) throws(PostgresError)
+        -> PasskeyCredential
+    {
+        guard let id = CredentialID(bytes: idBytes) else { throw outOfRange("credential_id") }
+        guard let aaguid = AAGUID(bytes: try row.decode(UUID.self, column: "aaguid").uuidBytes) else {
+            throw outOfRange("aaguid")
         }
-        let transports = try row.string(o + 6).split(separator: ",").map(String.init)
+        guard let attestationType = AttestationType(rawValue: try row.decode(column: "attestation_type")) else {
+            throw outOfRange("attestation_type")
+        }
+        // Empty transports are dropped, as they were when the array was read through
+        // array_to_string and split on commas.
+        let transports = try row.decode([String].self, column: "transports").filter { !$0.isEmpty }
         return PasskeyCredential(
             id: id,
-            accountID: AccountID(try row.uuid(o + 1)),
-            publicKey: try row.bytes(o + 2),
-            algorithm: try row.int(o + 3),
-            signCount: signCount,
+            accountID: AccountID(try row.decode(column: "credential_account_id")),
+            publicKey: try row.decode(column: "public_key"),
+            algorithm: try row.decode(column: "algorithm"),
+            signCount: try row.decode(column: "sign_count"),
             aaguid: aaguid,
             transports: transports,
-            backupEligible: try row.bool(o + 7),
-            backupState: try row.bool(o + 8),
-            attestationFormat: try row.string(o + 9),
+            backupEligible: try row.decode(column: "backup_eligible"),
+            backupState: try row.decode(column: "backup_state"),
+            attestationFormat: try row.decode(column: "attestation_format"),
             attestationType: attestationType,
-            residentKey: try row.optionalBool(o + 11),
-            userVerified: try row.bool(o + 12),
-            name: PasskeyName(trusted: try row.string(o + 13)),
-            createdAt: try row.date(o + 14),
-            lastUsedAt: try row.optionalDate(o + 15))
+            residentKey: try row.decode(column: "resident_key"),
+            userVerified: try row.decode(column: "user_verified"),
+            name: PasskeyName(trusted: try row.decode(column: "credential_name")),
+            createdAt: try row.decode(column: "credential_created_at"),
+            lastUsedAt: try row.decode(column: "credential_last_used_at"))
+    }
+
+    private static func outOfRange(_ column: String) -> PostgresError {
+        PostgresError(kind: .decoding, column: column, diagnostic: "passkey_credentials.\(column) out of range")
     }
 
     /// Inserts a credential (one statement).

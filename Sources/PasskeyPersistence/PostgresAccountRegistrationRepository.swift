@@ -33,10 +33,11 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
                 """)
             guard let row = result.first else { return nil }
             return PasskeyAccountRegistration(
-                id: id, prospectiveAccountID: AccountID(try row.uuid(0)),
-                email: try row.optionalString(1).flatMap(EmailAddress.init),
-                displayName: try row.optionalString(2).flatMap(DisplayName.init),
-                challenge: Challenge(bytes: try row.bytes(3)), expiresAt: try row.date(4))
+                id: id, prospectiveAccountID: AccountID(try row.decode(column: "prospective_account_id")),
+                email: try row.decode(String?.self, column: "email").flatMap(EmailAddress.init),
+                displayName: try row.decode(String?.self, column: "display_name").flatMap(DisplayName.init),
+                challenge: Challenge(bytes: try row.decode(column: "challenge")),
+                expiresAt: try row.decode(column: "expires_at"))
         }
     }
 

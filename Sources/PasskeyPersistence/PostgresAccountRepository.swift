@@ -51,7 +51,8 @@ package struct PostgresAccountRepository: AccountRepository {
         try await pool.run { connection async throws(PostgresError) in
             let result = try await connection.query(
                 """
-                SELECT a.id, a.display_name, a.created_at, p.password_hash, p.created_at, p.updated_at
+                SELECT \(unescaped: AccountRow.columns), p.password_hash, p.created_at AS password_created_at,
+                       p.updated_at AS password_updated_at
                 FROM account_emails e
                 JOIN accounts a ON a.id = e.account_id
                 JOIN password_credentials p ON p.account_id = a.id
@@ -62,8 +63,9 @@ package struct PostgresAccountRepository: AccountRepository {
             return PasswordAccount(
                 account: account,
                 credential: PasswordCredential(
-                    accountID: account.id, passwordHash: try row.string(3), createdAt: try row.date(4),
-                    updatedAt: try row.date(5)))
+                    accountID: account.id, passwordHash: try row.decode(column: "password_hash"),
+                    createdAt: try row.decode(column: "password_created_at"),
+                    updatedAt: try row.decode(column: "password_updated_at")))
         }
     }
 
@@ -83,21 +85,22 @@ package struct PostgresAccountRepository: AccountRepository {
         try await pool.run { connection async throws(PostgresError) in
             let result = try await connection.query(
                 """
-                SELECT a.id, a.display_name, a.created_at, e.email,
-                       EXISTS (SELECT 1 FROM password_credentials p WHERE p.account_id = a.id),
+                SELECT \(unescaped: AccountRow.columns), e.email,
+                       EXISTS (SELECT 1 FROM password_credentials p WHERE p.account_id = a.id) AS has_password,
                        (SELECT count(*) FROM recovery_codes r
                         WHERE r.account_id = a.id AND r.source = 'user' AND r.used_at IS NULL)
+                           AS recovery_codes_remaining
                 FROM accounts a JOIN account_emails e ON e.account_id = a.id
                 WHERE a.id = \(id.uuid)
                 """)
             guard let row = result.first else { return nil }
-            guard let email = EmailAddress(try row.string(3)) else {
+            guard let email = EmailAddress(try row.decode(column: "email")) else {
                 throw PostgresError(kind: .decoding, diagnostic: "account_emails.email out of range")
             }
             let passkeys = try await PostgresPasskeyCredentialRepository.credentials(accountID: id, on: connection)
             return AccountSummary(
-                account: try AccountRow.decode(row), email: email, hasPassword: try row.bool(4), passkeys: passkeys,
-                recoveryCodesRemaining: try row.int(5))
+                account: try AccountRow.decode(row), email: email, hasPassword: try row.decode(column: "has_password"),
+                passkeys: passkeys, recoveryCodesRemaining: try row.decode(column: "recovery_codes_remaining"))
         }
     }
 
@@ -110,7 +113,7 @@ package struct PostgresAccountRepository: AccountRepository {
                 WHERE a.id = \(id.uuid) FOR UPDATE OF a
                 """)
             guard let row = email.first else { return false }
-            let normalizedEmail = try row.string(0)
+            let normalizedEmail = try row.decode(String.self, column: "normalized_email")
             // Not referenced by foreign key: the completed passkey-account registration (it holds
             // the email and display name) and the attempts counted against the email.
             try await connection.query(
@@ -130,16 +133,17 @@ package struct PostgresAccountRepository: AccountRepository {
             try await connection.query("SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE")
             let state = try await connection.query(
                 """
-                SELECT EXISTS (SELECT 1 FROM password_credentials WHERE account_id = \(accountID.uuid)),
+                SELECT EXISTS (SELECT 1 FROM password_credentials WHERE account_id = \(accountID.uuid)) AS has_password,
                        EXISTS (SELECT 1 FROM passkey_credentials
-                               WHERE account_id = \(accountID.uuid) AND last_used_at IS NOT NULL),
+                               WHERE account_id = \(accountID.uuid) AND last_used_at IS NOT NULL) AS has_used_passkey,
                        EXISTS (SELECT 1 FROM recovery_codes
                                WHERE account_id = \(accountID.uuid) AND source = 'user' AND used_at IS NULL)
+                           AS has_recovery_codes
                 """)
-            guard let row = state.first, try row.bool(0) else { return .noPassword }
-            guard try row.bool(1) else { return .noPasskeyUsedYet }
+            guard let row = state.first, try row.decode(Bool.self, column: "has_password") else { return .noPassword }
+            guard try row.decode(Bool.self, column: "has_used_passkey") else { return .noPasskeyUsedYet }
             // Only the user's own set: a support code cannot be used to drop a password.
-            guard try row.bool(2) else { return .noRecoverySetUp }
+            guard try row.decode(Bool.self, column: "has_recovery_codes") else { return .noRecoverySetUp }
             try await connection.query("DELETE FROM password_credentials WHERE account_id = \(accountID.uuid)")
             // A password that is gone no longer keeps anyone signed in, except the caller.
             try await connection.query(

@@ -37,8 +37,8 @@ package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRep
             // credential and its account. The consuming UPDATE comes after verification.
             let result = try await connection.query(
                 """
-                SELECT c.challenge, c.expires_at, c.consumed_at, a.id, a.display_name, a.created_at,
-                       \(unescaped: PasskeyCredentialRow.columns)
+                SELECT c.challenge, c.expires_at AS challenge_expires_at, c.consumed_at AS challenge_consumed_at,
+                       \(unescaped: AccountRow.columns), \(unescaped: PasskeyCredentialRow.columns)
                 FROM (SELECT 1) AS one
                 LEFT JOIN passkey_authentication_challenges c
                        ON c.id = \(id.uuid) AND c.consumed_at IS NULL AND c.expires_at > \(now)
@@ -48,14 +48,15 @@ package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRep
             guard let row = result.first else {
                 throw PostgresError(kind: .decoding, diagnostic: "assertion context returned no row")
             }
-            let challenge =
-                row.isNull(0)
-                ? nil
-                : PasskeyAuthenticationChallenge(
-                    id: id, challenge: Challenge(bytes: try row.bytes(0)), expiresAt: try row.date(1),
-                    consumedAt: try row.optionalDate(2))
-            let account = row.isNull(3) ? nil : try AccountRow.decode(row, offset: 3)
-            let credential = row.isNull(6) ? nil : try PasskeyCredentialRow.decode(row, offset: 6)
+            let challenge = try row.decode([UInt8]?.self, column: "challenge").map {
+                bytes throws(PostgresError) in
+                PasskeyAuthenticationChallenge(
+                    id: id, challenge: Challenge(bytes: bytes),
+                    expiresAt: try row.decode(column: "challenge_expires_at"),
+                    consumedAt: try row.decode(column: "challenge_consumed_at"))
+            }
+            let account = try AccountRow.decodeIfPresent(row)
+            let credential = try PasskeyCredentialRow.decodeIfPresent(row)
             return AssertionContext(challenge: challenge, credential: credential, account: account)
         }
     }
@@ -104,13 +105,13 @@ package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRep
                     FROM u
                     RETURNING id
                 )
-                SELECT EXISTS (SELECT 1 FROM c), EXISTS (SELECT 1 FROM s)
+                SELECT EXISTS (SELECT 1 FROM c) AS consumed, EXISTS (SELECT 1 FROM s) AS recorded
                 """)
             guard let row = result.first else {
                 throw PostgresError(kind: .decoding, diagnostic: "recordAssertion returned no row")
             }
-            guard try row.bool(0) else { return .challengeUnavailable }
-            return try row.bool(1) ? .recorded : .staleCounter
+            guard try row.decode(Bool.self, column: "consumed") else { return .challengeUnavailable }
+            return try row.decode(Bool.self, column: "recorded") ? .recorded : .staleCounter
         }
     }
 }

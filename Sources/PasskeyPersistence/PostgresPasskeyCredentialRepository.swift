@@ -50,12 +50,16 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
             let state = try await connection.query(
                 """
                 SELECT EXISTS (SELECT 1 FROM passkey_credentials
-                               WHERE credential_id = \(bytes: id.bytes) AND account_id = \(accountID.uuid)),
-                       (SELECT count(*) FROM passkey_credentials WHERE account_id = \(accountID.uuid)),
-                       EXISTS (SELECT 1 FROM password_credentials WHERE account_id = \(accountID.uuid))
+                               WHERE credential_id = \(bytes: id.bytes) AND account_id = \(accountID.uuid)) AS found,
+                       (SELECT count(*) FROM passkey_credentials WHERE account_id = \(accountID.uuid)) AS credentials,
+                       EXISTS (SELECT 1 FROM password_credentials WHERE account_id = \(accountID.uuid)) AS has_password
                 """)
-            guard let row = state.first, try row.bool(0) else { return .notFound }
-            if try row.int(1) <= 1, !(try row.bool(2)) { return .lastCredential }
+            guard let row = state.first, try row.decode(Bool.self, column: "found") else { return .notFound }
+            if try row.decode(Int.self, column: "credentials") <= 1,
+                !(try row.decode(Bool.self, column: "has_password"))
+            {
+                return .lastCredential
+            }
             try await connection.query(
                 "DELETE FROM passkey_credentials WHERE credential_id = \(bytes: id.bytes) AND account_id = \(accountID.uuid)"
             )

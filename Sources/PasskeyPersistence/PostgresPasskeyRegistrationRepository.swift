@@ -40,12 +40,13 @@ package struct PostgresPasskeyRegistrationRepository: PasskeyRegistrationReposit
                 RETURNING challenge, mode, expires_at, consumed_at
                 """)
             guard let row = result.first else { return nil }
-            guard let mode = RegistrationMode(rawValue: try row.string(1)) else {
+            guard let mode = RegistrationMode(rawValue: try row.decode(column: "mode")) else {
                 throw PostgresError(kind: .decoding, diagnostic: "unknown registration mode")
             }
             return PasskeyRegistrationChallenge(
-                id: id, accountID: accountID, challenge: Challenge(bytes: try row.bytes(0)), mode: mode,
-                expiresAt: try row.date(2), consumedAt: try row.optionalDate(3))
+                id: id, accountID: accountID, challenge: Challenge(bytes: try row.decode(column: "challenge")),
+                mode: mode, expiresAt: try row.decode(column: "expires_at"),
+                consumedAt: try row.decode(column: "consumed_at"))
         }
     }
 

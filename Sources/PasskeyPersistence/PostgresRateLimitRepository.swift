@@ -25,15 +25,16 @@ package struct PostgresRateLimitRepository: RateLimitRepository {
                     ON CONFLICT (key, window_start) DO UPDATE SET hits = w.hits + 1
                     RETURNING hits, window_start
                 )
-                SELECT cur.hits, coalesce(prev.hits, 0), extract(epoch FROM now() - cur.window_start)::float8
+                SELECT cur.hits AS current_hits, coalesce(prev.hits, 0) AS previous_hits,
+                       extract(epoch FROM now() - cur.window_start)::float8 AS elapsed_seconds
                 FROM cur LEFT JOIN rate_limit_windows prev
                   ON prev.key = \(key) AND prev.window_start = cur.window_start - make_interval(secs => \(width))
                 """)
             guard let row = result.first else { return .allowed }
             let span = Double(width)
-            let current = Double(try row.int(0))
-            let previous = Double(try row.int(1))
-            let elapsed = min(span, max(0, Double(try row.string(2)) ?? 0))
+            let current = Double(try row.decode(Int.self, column: "current_hits"))
+            let previous = Double(try row.decode(Int.self, column: "previous_hits"))
+            let elapsed = min(span, max(0, try row.decode(Double.self, column: "elapsed_seconds")))
             let estimate = previous * (span - elapsed) / span + current
             guard estimate > Double(limit) else { return .allowed }
             return .limited(retryAfter: max(1, Int((span - elapsed).rounded(.up))))
@@ -76,11 +77,13 @@ package struct PostgresRateLimitRepository: RateLimitRepository {
                     WHERE for_email < \(limits.perEmail) AND for_address < \(limits.perAddress)
                     RETURNING id
                 )
-                SELECT (SELECT id FROM counted), counts.retry FROM counts
+                SELECT (SELECT id FROM counted) AS attempt_id, counts.retry FROM counts
                 """)
             guard let row = result.first else { throw PostgresError(kind: .decoding, diagnostic: "no attempt row") }
-            if row.isNull(0) { return .limited(retryAfter: max(1, try row.int(1))) }
-            return .allowed(AttemptID(Int64(try row.int(0))))
+            guard let attempt = try row.decode(Int64?.self, column: "attempt_id") else {
+                return .limited(retryAfter: max(1, try row.decode(Int.self, column: "retry")))
+            }
+            return .allowed(AttemptID(attempt))
         }
     }
 

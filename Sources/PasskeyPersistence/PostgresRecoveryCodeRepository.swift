@@ -29,7 +29,7 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
             let found = try await connection.query(
                 "SELECT account_id FROM account_emails WHERE normalized_email = \(normalizedEmail)")
             guard let row = found.first else { return nil }
-            let accountID = AccountID(try row.uuid(0))
+            let accountID = AccountID(try row.decode(column: "account_id"))
             try await Self.insert(makeCode(accountID), on: connection)
             return accountID
         }
@@ -49,11 +49,11 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
                 WHERE e.normalized_email = \(normalizedEmail) AND r.account_id = e.account_id
                   AND r.code_digest = \(bytes: codeDigest) AND r.used_at IS NULL
                   AND (r.expires_at IS NULL OR r.expires_at > \(now))
-                RETURNING a.id, a.display_name, a.created_at, r.source
+                RETURNING \(unescaped: AccountRow.columns), r.source
                 """)
             guard let row = used.first else { return nil }
             let account = try AccountRow.decode(row)
-            guard let source = RecoveryCodeSource(rawValue: try row.string(3)) else {
+            guard let source = RecoveryCodeSource(rawValue: try row.decode(column: "source")) else {
                 throw PostgresError(kind: .decoding, diagnostic: "unknown recovery code source")
             }
             try await PostgresSessionRepository.insert(makeSession(account), on: connection)

@@ -29,19 +29,20 @@ package struct PostgresSessionRepository: SessionRepository {
         try await pool.run { connection async throws(PostgresError) in
             let result = try await connection.query(
                 """
-                SELECT a.id, a.display_name, a.created_at, s.id, s.method, s.created_at, s.expires_at, s.credential_id
+                SELECT \(unescaped: AccountRow.columns), s.id, s.method, s.created_at, s.expires_at, s.credential_id
                 FROM authentication_sessions s JOIN accounts a ON a.id = s.account_id
                 WHERE s.token_digest = \(bytes: tokenDigest) AND s.revoked_at IS NULL AND s.expires_at > \(now)
                 """)
             guard let row = result.first else { return nil }
-            guard let method = AuthenticationMethod(rawValue: try row.string(4)) else {
+            guard let method = AuthenticationMethod(rawValue: try row.decode(column: "method")) else {
                 throw PostgresError(kind: .decoding, diagnostic: "unknown session method")
             }
             let account = try AccountRow.decode(row)
             let session = AuthenticationSession(
-                id: SessionID(try row.uuid(3)), accountID: account.id, tokenDigest: tokenDigest, method: method,
-                credentialID: try row.optionalBytes(7).flatMap(CredentialID.init(bytes:)), createdAt: try row.date(5),
-                expiresAt: try row.date(6))
+                id: SessionID(try row.decode(column: "id")), accountID: account.id, tokenDigest: tokenDigest,
+                method: method,
+                credentialID: try row.decode([UInt8]?.self, column: "credential_id").flatMap(CredentialID.init(bytes:)),
+                createdAt: try row.decode(column: "created_at"), expiresAt: try row.decode(column: "expires_at"))
             return ActiveSession(session: session, account: account)
         }
     }
@@ -67,13 +68,15 @@ package struct PostgresSessionRepository: SessionRepository {
                 LIMIT 1000
                 """)
             return try result.rows.map { row throws(PostgresError) in
-                guard let method = AuthenticationMethod(rawValue: try row.string(2)) else {
+                guard let method = AuthenticationMethod(rawValue: try row.decode(column: "method")) else {
                     throw PostgresError(kind: .decoding, diagnostic: "unknown session method")
                 }
                 return AuthenticationSession(
-                    id: SessionID(try row.uuid(0)), accountID: accountID, tokenDigest: try row.bytes(1), method: method,
-                    credentialID: try row.optionalBytes(3).flatMap(CredentialID.init(bytes:)),
-                    createdAt: try row.date(4), expiresAt: try row.date(5))
+                    id: SessionID(try row.decode(column: "id")), accountID: accountID,
+                    tokenDigest: try row.decode(column: "token_digest"), method: method,
+                    credentialID: try row.decode([UInt8]?.self, column: "credential_id").flatMap(
+                        CredentialID.init(bytes:)),
+                    createdAt: try row.decode(column: "created_at"), expiresAt: try row.decode(column: "expires_at"))
             }
         }
     }

@@ -131,7 +131,7 @@ import Testing
         for _ in 0..<3 where value == nil {
             do {
                 value = try await pool.withConnection { c async throws(PostgresError) in
-                    try await c.query("SELECT 42").first!.int(0)
+                    try await c.query("SELECT 42 AS answer").first!.decode(Int.self, column: "answer")
                 }
             } catch {
                 failures += 1
@@ -144,7 +144,7 @@ import Testing
             for i in 0..<6 {
                 group.addTask {
                     try await pool.withConnection { c async throws(PostgresError) in
-                        try await c.query("SELECT \(i)").first!.int(0)
+                        try await c.query("SELECT \(i)::int8 AS i").first!.decode(Int.self, column: "i")
                     }
                 }
             }

@@ -13,15 +13,15 @@ import Testing
             let text = "O'Brien; DROP TABLE accounts; -- \u{1F511}"
             let row = try await pool.withConnection { c async throws(PostgresError) in
                 try await c.query(
-                    "SELECT \(bytes: bytes)::bytea, \(date)::timestamptz, \(early)::timestamptz, \(text)::text, \(nil as String?)::text, \(true)::bool"
+                    "SELECT \(bytes: bytes)::bytea AS bytes, \(date)::timestamptz AS date, \(early)::timestamptz AS early, \(text)::text AS text, \(nil as String?)::text AS missing, \(true)::bool AS flag"
                 ).first!
             }
-            #expect(try row.bytes(0) == bytes)
-            #expect(abs(try row.date(1).timeIntervalSince(date)) < 0.000_001)
-            #expect(abs(try row.date(2).timeIntervalSince(early)) < 0.000_001)
-            #expect(try row.string(3) == text)
-            #expect(row.isNull(4))
-            #expect(try row.bool(5))
+            #expect(try row.decode([UInt8].self, column: "bytes") == bytes)
+            #expect(abs(try row.decode(Date.self, column: "date").timeIntervalSince(date)) < 0.000_001)
+            #expect(abs(try row.decode(Date.self, column: "early").timeIntervalSince(early)) < 0.000_001)
+            #expect(try row.decode(String.self, column: "text") == text)
+            #expect(try row.decode(String?.self, column: "missing") == nil)
+            #expect(try row.decode(Bool.self, column: "flag"))
         }
     }
 

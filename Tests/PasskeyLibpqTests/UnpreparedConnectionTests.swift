@@ -14,8 +14,10 @@ import Testing
             for zone in ["Asia/Tokyo", "America/St_Johns", "UTC", "Asia/Kathmandu"] {
                 let (read, prepared) = try await pool.withConnection { c async throws(PostgresError) in
                     try await c.execute("SET TimeZone TO '\(zone)'")
-                    let value = try await c.query("SELECT \(instant)::timestamptz").first?.date(0)
-                    let named = try await c.query("SELECT count(*) FROM pg_prepared_statements").first?.int(0)
+                    let value = try await c.query("SELECT \(instant)::timestamptz AS at").first?.decode(
+                        Date.self, column: "at")
+                    let named = try await c.query("SELECT count(*) FROM pg_prepared_statements").first?.decode(
+                        Int.self, column: "count")
                     return (value, named)
                 }
                 #expect(read == instant, "\(zone)")

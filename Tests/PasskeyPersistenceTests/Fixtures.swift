@@ -32,10 +32,10 @@ struct Repositories {
         return account
     }
 
-    /// Counts rows with a fixed, known query (tests only).
+    /// Counts rows with a fixed, known `SELECT count(*) …` (its one column is named `count`; tests only).
     func count(_ query: PostgresQuery) async throws -> Int {
         try await pool.withConnection { connection async throws(PostgresError) in
-            try await connection.query(query).first?.int(0) ?? -1
+            try await connection.query(query).first?.decode(Int.self, column: "count") ?? -1
         }
     }
 

@@ -17,7 +17,7 @@ import Testing
             let tables = try await pool.withConnection { c async throws(PostgresError) in
                 try await c.query(
                     "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1"
-                ).rows.map { row throws(PostgresError) in try row.string(0) }
+                ).rows.map { row throws(PostgresError) in try row.decode(String.self, column: "table_name") }
             }
             #expect(
                 tables == [
@@ -65,7 +65,8 @@ import Testing
             let runner = MigrationRunner(migrations: migrations + [broken])
             await #expect(throws: MigrationError.self) { _ = try await runner.migrate(pool: pool) }
             let exists = try await pool.withConnection { c async throws(PostgresError) in
-                try await c.query("SELECT to_regclass('half_done') IS NOT NULL").first!.bool(0)
+                try await c.query("SELECT to_regclass('half_done') IS NOT NULL AS present").first!.decode(
+                    Bool.self, column: "present")
             }
             #expect(!exists)
         }
@@ -92,7 +93,7 @@ import Testing
             #expect(results.allSatisfy { $0 == $0.sorted() })
             let order = try await pool.withConnection { c async throws(PostgresError) in
                 try await c.query("SELECT version FROM schema_migrations ORDER BY applied_at, version").rows.map {
-                    row throws(PostgresError) in try row.int(0)
+                    row throws(PostgresError) in try row.decode(Int.self, column: "version")
                 }
             }
             #expect(order == migrations.map(\.version))

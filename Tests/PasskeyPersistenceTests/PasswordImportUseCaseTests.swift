@@ -12,7 +12,7 @@ import Testing
 
     private func count(_ pool: PostgresConnectionPool) async throws -> Int {
         try await pool.withConnection { c async throws(PostgresError) in
-            try await c.query("SELECT count(*) FROM accounts").first!.int(0)
+            try await c.query("SELECT count(*) FROM accounts").first!.decode(Int.self, column: "count")
         }
     }
 

@@ -42,8 +42,8 @@ import Testing
             }
             #expect(winners == 1)
             let sessions = try await pool.withConnection { c async throws(PostgresError) in
-                try await c.query("SELECT count(*) FROM authentication_sessions WHERE method = 'recovery'").first?.int(
-                    0)
+                try await c.query("SELECT count(*) FROM authentication_sessions WHERE method = 'recovery'").first?
+                    .decode(Int.self, column: "count")
             }
             #expect(sessions == 1)
         }
@@ -86,7 +86,7 @@ import Testing
                 pool: pool, migrations: MigrationRunner(migrations: try Migration.load(from: PackagePaths.migrations)))
             _ = try await maintenance.sweepExpired(batchSize: 10)
             let left = try await pool.withConnection { c async throws(PostgresError) in
-                try await c.query("SELECT count(*) FROM recovery_codes").first?.int(0)
+                try await c.query("SELECT count(*) FROM recovery_codes").first?.decode(Int.self, column: "count")
             }
             #expect(left == 0)
         }

@@ -62,7 +62,8 @@ import Testing
                     ),
                 ]
                 var tables: [String] = []
-                for (table, query) in checks where try await c.query(query).first?.int(0) != 0 { tables.append(table) }
+                for (table, query) in checks
+                where try await c.query(query).first?.decode(Int.self, column: "count") != 0 { tables.append(table) }
                 return tables
             }
             #expect(leftovers == [])
@@ -71,7 +72,7 @@ import Testing
                 Set(
                     try await c.query(
                         "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
-                    ).rows.map { row throws(PostgresError) in try row.string(0) })
+                    ).rows.map { row throws(PostgresError) in try row.decode(String.self, column: "tablename") })
             }
             #expect(
                 schemaTables == [

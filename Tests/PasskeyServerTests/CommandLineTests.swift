@@ -160,7 +160,7 @@ import Testing
             let env = ["DATABASE_URL": database.conninfo]
             #expect(await ImportPasswordsCommand.run(arguments: [badFile.path], environment: env) == 1)
             let none = try await pool.withConnection { c async throws(PostgresError) in
-                try await c.query("SELECT count(*) FROM accounts").first!.int(0)
+                try await c.query("SELECT count(*) FROM accounts").first!.decode(Int.self, column: "count")
             }
             #expect(none == 0)
             #expect(await ImportPasswordsCommand.run(arguments: [goodFile.path], environment: env) == 0)
@@ -173,7 +173,7 @@ import Testing
             let hash = try await pool.withConnection { c async throws(PostgresError) in
                 try await c.query(
                     "SELECT p.password_hash FROM password_credentials p JOIN account_emails e USING (account_id) WHERE e.normalized_email = 'legacy1@example.com'"
-                ).first!.string(0)
+                ).first!.decode(String.self, column: "password_hash")
             }
             #expect(hash.hasPrefix("$argon2id$"), "re-hashed on sign-in")
             await server.stop()

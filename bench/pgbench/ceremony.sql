@@ -18,10 +18,13 @@ SELECT gen_random_uuid(), sha256(random()::text::bytea), now() + interval '300 s
 RETURNING id AS challenge_id \gset
 
 -- finish, round trip 1: assertionContext (a read; no commit to wait for)
-SELECT c.challenge, c.expires_at, c.consumed_at, a.id, a.display_name, a.created_at,
-       pc.credential_id, pc.account_id, pc.public_key, pc.algorithm, pc.sign_count, pc.aaguid,
-       array_to_string(pc.transports, ','), pc.backup_eligible, pc.backup_state, pc.attestation_format,
-       pc.attestation_type, pc.resident_key, pc.user_verified, pc.name, pc.created_at, pc.last_used_at
+SELECT c.challenge, c.expires_at AS challenge_expires_at, c.consumed_at AS challenge_consumed_at,
+       a.id AS account_id, a.display_name AS account_display_name, a.created_at AS account_created_at,
+       pc.credential_id, pc.account_id AS credential_account_id, pc.public_key, pc.algorithm, pc.sign_count,
+       pc.aaguid, pc.transports, pc.backup_eligible, pc.backup_state,
+       pc.attestation_format, pc.attestation_type, pc.resident_key, pc.user_verified,
+       pc.name AS credential_name, pc.created_at AS credential_created_at,
+       pc.last_used_at AS credential_last_used_at
 FROM (SELECT 1) AS one
 LEFT JOIN passkey_authentication_challenges c
        ON c.id = :challenge_id::uuid AND c.consumed_at IS NULL AND c.expires_at > now()
@@ -47,4 +50,4 @@ WITH c AS (
     FROM u
     RETURNING id
 )
-SELECT EXISTS (SELECT 1 FROM c), EXISTS (SELECT 1 FROM s);
+SELECT EXISTS (SELECT 1 FROM c) AS consumed, EXISTS (SELECT 1 FROM s) AS recorded;

@@ -64,17 +64,19 @@ enum ServeCommand {
         return 0
     }
 
-    /// The HTTP layer's configuration: address, limits and the problem+json answers it gives by
-    /// itself (a function of its own, so tests serve exactly what `serve` serves).
+    /// The HTTP layer's configuration: address, limits (trusted proxies are not counted by the
+    /// per-address connection limit) and the problem+json answers it gives by itself.
     static func httpConfiguration(
         _ configuration: ServerConfiguration, executor: (any TaskExecutor)?
     ) -> HTTPServer.Configuration {
-        HTTPServer.Configuration(
+        let proxies = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
+        return HTTPServer.Configuration(
             host: configuration.host, port: configuration.port,
             tooLarge: { Problem.payloadTooLarge.response },
             shutdownResponse: { Problem.unavailable.response },
             maximumConnections: configuration.httpMaxConnections,
             maximumConnectionsPerAddress: configuration.httpMaxConnectionsPerAddress,
+            isUnlimitedPeer: { proxies.isTrusted($0) },
             requestHeadTimeoutSeconds: configuration.httpRequestHeadTimeoutSeconds,
             layerError: { Problem.httpLayer(status: $0).response }, taskExecutor: executor)
     }

@@ -21,7 +21,6 @@ static inline struct MHD_Daemon *passkey_mhd_start_daemon(
     unsigned int thread_pool_size,
     unsigned int connection_timeout_seconds,
     unsigned int connection_limit,
-    unsigned int per_address_connection_limit,
     size_t connection_memory_limit,
     MHD_AccessHandlerCallback access_handler,
     passkey_mhd_uri_callback uri_callback,
@@ -45,7 +44,6 @@ static inline struct MHD_Daemon *passkey_mhd_start_daemon(
         MHD_OPTION_NOTIFY_CONNECTION, connection_notification, context,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_connection_limit,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
         MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
         MHD_OPTION_END);

@@ -12,8 +12,7 @@ extension HTTPServer {
     func startDaemon(flags: UInt32, address: UnsafePointer<sockaddr>) -> OpaquePointer? {
         passkey_mhd_start_daemon(
             flags, address, UInt32(configuration.threads), UInt32(configuration.connectionTimeoutSeconds),
-            UInt32(configuration.maximumConnections), UInt32(configuration.maximumConnectionsPerAddress),
-            configuration.connectionMemoryBytes,
+            UInt32(configuration.maximumConnections), configuration.connectionMemoryBytes,
             { server, connection, _, method, version, uploadData, uploadSize, requestContext in
                 guard let server, let connection, let uploadSize, let requestContext else { return .NO }
                 return HTTPServer.from(server).access(
@@ -35,13 +34,7 @@ extension HTTPServer {
             },
             { server, connection, _, code in
                 guard let server, let connection else { return }
-                let deadlines = HTTPServer.from(server).headDeadlines
-                if code == .CONNECTION_NOTIFY_STARTED {
-                    deadlines.opened(
-                        UInt(bitPattern: connection), socket: passkey_mhd_connection_socket(connection))
-                } else {
-                    deadlines.closed(UInt(bitPattern: connection))
-                }
+                HTTPServer.from(server).connection(connection, changed: code)
             },
             { server, format, arguments in
                 let code = errno
@@ -57,6 +50,23 @@ extension HTTPServer {
 
     private static func from(_ pointer: UnsafeMutableRawPointer) -> HTTPServer {
         Unmanaged<HTTPServer>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Connection callback: a connection was accepted (before any byte of it is read) or is
+    /// closing. One over the per-address limit is shut down at once: libmicrohttpd reads
+    /// end-of-file, closes it without an answer and reports it closed like any other.
+    private func connection(_ connection: OpaquePointer, changed code: MHD_ConnectionNotificationCode) {
+        let id = UInt(bitPattern: connection)
+        guard code == .CONNECTION_NOTIFY_STARTED else {
+            headDeadlines.closed(id)
+            admission.closed(id)
+            return
+        }
+        let socket = passkey_mhd_connection_socket(connection)
+        headDeadlines.opened(id, socket: socket)
+        if !admission.opened(id, peer: passkey_mhd_client_address(connection)), socket >= 0 {
+            _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
+        }
     }
 
     /// URI callback: a request line arrived. The result becomes the request's `*req_cls`.
@@ -96,6 +106,9 @@ extension HTTPServer {
         case .headers:
             context.phase = .body
             headDeadlines.headArrived(UInt(bitPattern: connection))
+            // A connection over the per-address limit whose request was already in the socket:
+            // closed without an answer, the handler never runs.
+            if admission.isRefused(UInt(bitPattern: connection)) { return .NO }
             if let refusal = refusal(of: connection, method: rawMethod, version: version, target: context.target) {
                 // Before any of the body is read: libmicrohttpd closes the connection after this
                 // answer (`Connection: close`), so nothing after the head is ever parsed.

@@ -26,9 +26,14 @@ extension HTTPServer {
         /// At most this many connections are open at once; further clients wait in the listen
         /// backlog until one closes (`HTTP_MAX_CONNECTIONS`).
         package var maximumConnections: Int
-        /// At most this many connections from one IP address; further ones are closed at once
-        /// without an answer. 0 = no limit (`HTTP_MAX_CONNECTIONS_PER_ADDRESS`).
+        /// At most this many connections from one IP address (IPv4, also IPv4-mapped) or one
+        /// IPv6 /64 (`PeerKey`); further ones are closed at once without an answer. 0 = no limit
+        /// (`HTTP_MAX_CONNECTIONS_PER_ADDRESS`).
         package var maximumConnectionsPerAddress: Int
+        /// Peers (numeric address text, IPv4-mapped given as IPv4) whose connections
+        /// `maximumConnectionsPerAddress` does not count: the trusted proxies every client comes
+        /// through. Called once per accepted connection, on a libmicrohttpd thread.
+        package var isUnlimitedPeer: @Sendable (_ peer: String) -> Bool
         /// A request head (request line and header fields) must be complete this many seconds
         /// after the connection was accepted, or after the previous response on it was sent;
         /// otherwise the connection is closed (`HTTP_REQUEST_HEAD_TIMEOUT_SECONDS`).
@@ -55,6 +60,7 @@ extension HTTPServer {
             shutdownResponse: (@Sendable () -> HTTPResponse)? = nil,
             maximumConnections: Int = 1_000,
             maximumConnectionsPerAddress: Int = 64,
+            isUnlimitedPeer: @escaping @Sendable (_ peer: String) -> Bool = { _ in false },
             requestHeadTimeoutSeconds: Int = 10,
             maximumHeadBytes: Int = 16_384,
             layerError: @escaping @Sendable (_ status: Int) -> HTTPResponse = HTTPResponse.problem(status:),
@@ -70,6 +76,7 @@ extension HTTPServer {
             self.shutdownResponse = shutdownResponse ?? { layerError(503) }
             self.maximumConnections = maximumConnections
             self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
+            self.isUnlimitedPeer = isUnlimitedPeer
             self.requestHeadTimeoutSeconds = requestHeadTimeoutSeconds
             self.maximumHeadBytes = maximumHeadBytes
             self.layerError = layerError

@@ -44,11 +44,15 @@ package final class HTTPServer: Sendable {
     let state = Mutex(State())
     /// Open connections and the deadlines of the request heads they still owe.
     let headDeadlines: HeadDeadlines
+    /// The per-address connection limit.
+    let admission: ConnectionAdmission
 
     package init(configuration: Configuration, handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
         self.headDeadlines = HeadDeadlines(timeout: .seconds(configuration.requestHeadTimeoutSeconds))
+        self.admission = ConnectionAdmission(
+            limit: configuration.maximumConnectionsPerAddress, isUnlimited: configuration.isUnlimitedPeer)
     }
 
     deinit {

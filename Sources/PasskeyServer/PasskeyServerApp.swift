@@ -122,7 +122,8 @@ final class PasskeyServerApp: Sendable {
         self.pipeline = RequestPipeline(
             [
                 RequestIDMiddleware(),
-                ClientAddressMiddleware(resolver: ClientAddressResolver(trustedProxies: configuration.trustedProxies)),
+                ClientAddressMiddleware(
+                    resolver: ClientAddressResolver(trustedProxies: configuration.trustedProxies), logger: logger),
                 AccessLogMiddleware(logger: logger),
                 MetricsMiddleware(metrics: metrics),
                 CacheControlMiddleware(),

@@ -30,14 +30,7 @@ enum ServeCommand {
             return 1
         }
         let server = HTTPServer(
-            configuration: .init(
-                host: configuration.host, port: configuration.port,
-                tooLarge: { Problem.payloadTooLarge.response },
-                shutdownResponse: { Problem.unavailable.response },
-                maximumConnections: configuration.httpMaxConnections,
-                maximumConnectionsPerAddress: configuration.httpMaxConnectionsPerAddress,
-                requestHeadTimeoutSeconds: configuration.httpRequestHeadTimeoutSeconds,
-                layerError: { Problem.httpLayer(status: $0).response }, taskExecutor: root.dependencies.executor),
+            configuration: httpConfiguration(configuration, executor: root.dependencies.executor),
             handler: app.handle)
         // A closed log pipe or client socket must not kill the server: writes report EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
@@ -69,6 +62,23 @@ enum ServeCommand {
         root.shutdown()
         app.logger.info(["event": "stopped"])
         return 0
+    }
+
+    /// The HTTP layer's configuration: address, limits (trusted proxies are not counted by the
+    /// per-address connection limit) and the problem+json answers it gives by itself.
+    static func httpConfiguration(
+        _ configuration: ServerConfiguration, executor: (any TaskExecutor)?
+    ) -> HTTPServer.Configuration {
+        let proxies = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
+        return HTTPServer.Configuration(
+            host: configuration.host, port: configuration.port,
+            tooLarge: { Problem.payloadTooLarge.response },
+            shutdownResponse: { Problem.unavailable.response },
+            maximumConnections: configuration.httpMaxConnections,
+            maximumConnectionsPerAddress: configuration.httpMaxConnectionsPerAddress,
+            isUnlimitedPeer: { proxies.isTrusted($0) },
+            requestHeadTimeoutSeconds: configuration.httpRequestHeadTimeoutSeconds,
+            layerError: { Problem.httpLayer(status: $0).response }, taskExecutor: executor)
     }
 
     /// The web client's files when `WEB_CLIENT` is on: a folder named by `PASSKEY_WEB_CLIENT_DIR`

@@ -87,4 +87,54 @@ import Testing
             #expect(server.log.all.map(\.remoteAddress) == ["127.0.0.5"])
         }
     }
+
+    /// IPv4 clients of a dual-stack socket arrive as `::ffff:a.b.c.d` and count as that IPv4
+    /// address; `::1` is limited like any IPv6 peer (by its /64, see `ConnectionAdmissionTests`).
+    @Test func dualStackAndIPv6PeersAreLimited() async throws {
+        let configure: (inout HTTPServer.Configuration) -> Void = {
+            $0.maximumConnectionsPerAddress = 2
+            $0.requestHeadTimeoutSeconds = 120
+        }
+        try await TestServer.with(host: "::", configure: configure) { server in
+            var held = try await Self.hold(2, from: "127.0.0.1", on: server, expectingOpen: 2)
+            for _ in 0..<2 {
+                held.append(try await RawConnection.open(RawHTTPClient(host: "::1", port: server.port)))
+            }
+            try await Self.waitFor { server.server.openConnectionCount == 4 }
+            for client in [
+                RawHTTPClient(port: server.port, source: "127.0.0.1"), RawHTTPClient(host: "::1", port: server.port),
+            ] {
+                let (refused, closed) = try await client.exchangeUntilClosed(Self.request, timeout: .seconds(15))
+                #expect(refused.isEmpty)
+                #expect(closed)
+            }
+            let (served, _) = try await RawHTTPClient(port: server.port, source: "127.0.0.2")
+                .exchangeUntilClosed(Self.request, timeout: .seconds(20))
+            #expect(served.map(\.status) == [200])
+            #expect(server.log.all.map(\.remoteAddress) == ["127.0.0.2"])
+            withExtendedLifetime(held) {}
+        }
+    }
+
+    /// Behind a proxy: the proxy's own connections are not counted, every other peer still is.
+    @Test func unlimitedPeersAreNotCountedWhileOthersAre() async throws {
+        let configure: (inout HTTPServer.Configuration) -> Void = {
+            $0.maximumConnectionsPerAddress = 3
+            $0.isUnlimitedPeer = { $0 == "127.0.0.1" }
+            $0.requestHeadTimeoutSeconds = 120
+        }
+        try await TestServer.with(configure: configure) { server in
+            var held = try await Self.hold(10, from: "127.0.0.1", on: server, expectingOpen: 10)
+            held += try await Self.hold(3, from: "127.0.0.2", on: server, expectingOpen: 13)
+            let (refused, closed) = try await RawHTTPClient(port: server.port, source: "127.0.0.2")
+                .exchangeUntilClosed(Self.request, timeout: .seconds(15))
+            #expect(refused.isEmpty)
+            #expect(closed)
+            let (served, _) = try await RawHTTPClient(port: server.port, source: "127.0.0.1")
+                .exchangeUntilClosed(Self.request, timeout: .seconds(20))
+            #expect(served.map(\.status) == [200])
+            #expect(server.log.all.map(\.remoteAddress) == ["127.0.0.1"])
+            withExtendedLifetime(held) {}
+        }
+    }
 }

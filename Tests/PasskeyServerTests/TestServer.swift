@@ -26,7 +26,7 @@ final class TestServer: Sendable {
 
     init(
         conninfo: String, environment: [String: String] = [:], clock: any WallClock = SystemClock(),
-        logSink: @escaping @Sendable (String) -> Void = Logger.standardError
+        logSink: @escaping @Sendable (String) -> Void = Logger.standardError, servesAsConfigured: Bool = false
     ) throws {
         var env = Self.baseEnvironment.merging(environment) { $1 }
         env["DATABASE_URL"] = conninfo
@@ -45,11 +45,17 @@ final class TestServer: Sendable {
                 configuration: configuration, dependencies: root.dependencies, openAPI: openAPI.map { Array($0) },
                 webClient: webClient, logSink: logSink)
             let app = self.app
-            server = HTTPServer(
-                configuration: .init(
-                    host: "127.0.0.1", port: 0, threads: 2, tooLarge: { Problem.payloadTooLarge.response },
-                    taskExecutor: root.dependencies.executor),
-                handler: { await app.handle($0) })
+            var http = HTTPServer.Configuration(
+                host: "127.0.0.1", port: 0, threads: 2, tooLarge: { Problem.payloadTooLarge.response },
+                taskExecutor: root.dependencies.executor)
+            if servesAsConfigured {
+                // `serve`'s own HTTP configuration (its connection limits), on any free port.
+                http = ServeCommand.httpConfiguration(configuration, executor: root.dependencies.executor)
+                http.host = "127.0.0.1"
+                http.port = 0
+                http.threads = 2
+            }
+            server = HTTPServer(configuration: http, handler: { await app.handle($0) })
             try server.start()
         } catch {
             root.shutdown()
@@ -68,12 +74,13 @@ final class TestServer: Sendable {
 /// Runs `body` against a fresh server on a fresh database; stops and drops both afterwards.
 func withServer(
     environment: [String: String] = [:], clock: any WallClock = SystemClock(),
-    logSink: @escaping @Sendable (String) -> Void = Logger.standardError,
+    logSink: @escaping @Sendable (String) -> Void = Logger.standardError, servesAsConfigured: Bool = false,
     _ body: (TestServer, TestDatabase) async throws -> Void
 ) async throws {
     try await withTestDatabase { database, _ in
         let server = try TestServer(
-            conninfo: database.conninfo, environment: environment, clock: clock, logSink: logSink)
+            conninfo: database.conninfo, environment: environment, clock: clock, logSink: logSink,
+            servesAsConfigured: servesAsConfigured)
         do {
             try await body(server, database)
         } catch {

@@ -2,8 +2,29 @@
 /// the right-most `X-Forwarded-For` entry that is not itself a trusted proxy. Every
 /// `X-Forwarded-For` line counts, joined in order, so a line the client forged comes first and
 /// is never believed while a trusted proxy appends the real peer after it.
+///
+/// An entry may carry a port (`ForwardedForEntry`), which is dropped. An entry that is not an
+/// address makes the client the trusted proxy that wrote it (the peer, or the trusted entry to
+/// its right): a proxy that cannot name its client vouches for nobody else, so no text a client
+/// controls ever becomes a rate-limit key of its own. Empty entries (`a,,b`, a trailing comma)
+/// are skipped, as HTTP's list syntax says.
 struct ClientAddressResolver: Sendable {
     let trustedProxies: [IPAddressRange]
+
+    /// Who the client is, and the entry that was not an address when that ended the search.
+    struct Resolution: Equatable, Sendable {
+        /// A numeric address in canonical text (the peer's as the HTTP layer gives it).
+        let address: String
+        var unusableEntry: UnusableEntry? = nil
+    }
+
+    /// An `X-Forwarded-For` entry that is not an address, as it may be logged.
+    struct UnusableEntry: Equatable, Sendable {
+        /// At most 32 bytes of it (`ForwardedForEntry.sanitised`).
+        let text: String
+        /// Its length in bytes.
+        let bytes: Int
+    }
 
     /// Every entry of `TRUSTED_PROXIES`, or the first that is not an address or CIDR range.
     static func parse(_ entries: [String]) -> Result<[IPAddressRange], InvalidEntry> {
@@ -24,19 +45,25 @@ struct ClientAddressResolver: Sendable {
     }
 
     /// `forwardedFor` holds the values of every `X-Forwarded-For` line, in the order received.
-    func resolve(peer: String, forwardedFor: [String]) -> String {
-        guard !forwardedFor.isEmpty, isTrusted(peer) else { return peer }
-        let hops = forwardedFor.joined(separator: ",").split(separator: ",")
-        // At most 64 hops are looked at (from the right): a longer list is not a real proxy chain.
+    func resolve(peer: String, forwardedFor: [String]) -> Resolution {
+        guard !forwardedFor.isEmpty, isTrusted(peer) else { return Resolution(address: peer) }
+        let hops = forwardedFor.joined(separator: ",").split(separator: ",", omittingEmptySubsequences: false)
+        // Who wrote the entry being looked at: the peer for the right-most one, then each
+        // trusted proxy for the entry to its left.
+        var writer = peer
+        // At most 64 entries are looked at (from the right): a longer list is not a real proxy
+        // chain.
         for hop in hops.reversed().prefix(64) {
-            let address = hop.trimmingCharacters(in: [" ", "\t"])
-            if address.isEmpty { continue }
-            if isTrusted(String(address)) { continue }
-            // A token that is not an address is what a trusted proxy vouched for as the client;
-            // it is bounded, and used only as a rate-limit key and in logs.
-            return String(address.prefix(64))
+            let entry = hop.trimmingCharacters(in: [" ", "\t"])
+            if entry.isEmpty { continue }
+            guard let address = ForwardedForEntry.address(entry) else {
+                let unusable = UnusableEntry(text: ForwardedForEntry.sanitised(entry), bytes: entry.utf8.count)
+                return Resolution(address: writer, unusableEntry: unusable)
+            }
+            guard isTrusted(address) else { return Resolution(address: address) }
+            writer = address
         }
-        return peer
+        return Resolution(address: writer)
     }
 
     /// What per-address limits count: IPv6 addresses by their /64 (one customer's network),

@@ -45,6 +45,20 @@ struct IPAddressRange: Hashable, Sendable {
         return withUnsafeBytes(of: &v6) { Array($0) }
     }
 
+    /// The canonical text of 16 address bytes: IPv4-mapped as `a.b.c.d` (as the HTTP layer
+    /// gives peers), IPv6 as `inet_ntop` writes it (lower case, longest zero run as `::`).
+    static func text(of bytes: [UInt8]) -> String {
+        precondition(bytes.count == 16)
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
+            return bytes[12...].map(String.init).joined(separator: ".")
+        }
+        var v6 = in6_addr()
+        withUnsafeMutableBytes(of: &v6) { $0.copyBytes(from: bytes) }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        guard inet_ntop(AF_INET6, &v6, &buffer, socklen_t(buffer.count)) != nil else { return "" }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
     static func masked(_ bytes: [UInt8], bits: Int) -> [UInt8] {
         bytes.enumerated().map { index, byte in
             let keep = min(8, max(0, bits - 8 * index))

@@ -123,9 +123,10 @@ extension ServerConfiguration {
             logLevel: logLevel,
             passwordHashQueueLimit: try reader.integer("PASSWORD_HASH_QUEUE_LIMIT", default: 64, range: 1...100_000),
             httpMaxConnections: try reader.integer("HTTP_MAX_CONNECTIONS", default: 1000, range: 1...100_000),
-            // Behind trusted proxies every connection comes from a proxy: off unless asked for.
+            // (v3) Peers inside TRUSTED_PROXIES are not counted (every client comes through them);
+            // every other peer is, also behind proxies.
             httpMaxConnectionsPerAddress: try reader.integer(
-                "HTTP_MAX_CONNECTIONS_PER_ADDRESS", default: trustedProxies.isEmpty ? 64 : 0, range: 0...100_000),
+                "HTTP_MAX_CONNECTIONS_PER_ADDRESS", default: 64, range: 0...100_000),
             httpRequestHeadTimeoutSeconds: try reader.integer(
                 "HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", default: 10, range: 1...3_600),
             metricsToken: metricsToken, databasePreparedStatements: preparedStatements,

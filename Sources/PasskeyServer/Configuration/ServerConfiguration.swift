@@ -24,7 +24,8 @@ struct ServerConfiguration: Sendable {
     var passwordHashQueueLimit: Int = 64
     /// `HTTP_MAX_CONNECTIONS`.
     var httpMaxConnections: Int = 1000
-    /// `HTTP_MAX_CONNECTIONS_PER_ADDRESS`; 0 = off (the default when `TRUSTED_PROXIES` is set).
+    /// `HTTP_MAX_CONNECTIONS_PER_ADDRESS` per peer address (IPv6 per /64); 0 = off. Peers inside
+    /// `trustedProxies` are never counted.
     var httpMaxConnectionsPerAddress: Int = 64
     /// `HTTP_REQUEST_HEAD_TIMEOUT_SECONDS`.
     var httpRequestHeadTimeoutSeconds: Int = 10

@@ -12,6 +12,10 @@ package struct PasskeyAccountRegistration: Hashable, Sendable {
     package let expiresAt: Date
     package var completedAt: Date?
 
+    /// Failing finishes (any 4xx after the registration was found) it answers before it is used
+    /// up (contract v3): it stays open for a retry with another email, but cannot test addresses.
+    package static let maximumFailedFinishes = 5
+
     package init(
         id: RegistrationID = RegistrationID(), prospectiveAccountID: AccountID, email: EmailAddress?,
         displayName: DisplayName?, challenge: Challenge, expiresAt: Date, completedAt: Date? = nil

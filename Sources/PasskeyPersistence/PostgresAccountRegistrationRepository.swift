@@ -9,6 +9,8 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
 
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
+    static let maximumFailedFinishes = PasskeyAccountRegistration.maximumFailedFinishes
+
     package func saveAccountRegistration(_ r: PasskeyAccountRegistration) async throws(RepositoryError) {
         try await pool.run { connection async throws(PostgresError) in
             try await connection.query(
@@ -30,6 +32,7 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
                 SELECT prospective_account_id, email, display_name, challenge, expires_at
                 FROM passkey_account_registrations
                 WHERE id = \(id.uuid) AND completed_at IS NULL AND expires_at > \(now)
+                  AND failed_finishes < \(Self.maximumFailedFinishes)
                 """)
             guard let row = result.first else { return nil }
             return PasskeyAccountRegistration(
@@ -38,6 +41,20 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
                 displayName: try row.decode(String?.self, column: "display_name").flatMap(DisplayName.init),
                 challenge: Challenge(bytes: try row.decode(column: "challenge")),
                 expiresAt: try row.decode(column: "expires_at"))
+        }
+    }
+
+    package func recordFailedFinish(id: RegistrationID, now: Date) async throws(RepositoryError) -> Bool {
+        try await pool.run { connection async throws(PostgresError) in
+            // One conditional UPDATE: concurrent failures queue on the row lock and each re-reads
+            // the count, so at most `maximumFailedFinishes` of them ever see a row.
+            try await connection.query(
+                """
+                UPDATE passkey_account_registrations SET failed_finishes = failed_finishes + 1
+                WHERE id = \(id.uuid) AND completed_at IS NULL AND expires_at > \(now)
+                  AND failed_finishes < \(Self.maximumFailedFinishes)
+                """
+            ).affectedRows == 1
         }
     }
 
@@ -52,18 +69,23 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
                 """
                 UPDATE passkey_account_registrations SET completed_at = \(now)
                 WHERE id = \(id.uuid) AND completed_at IS NULL AND expires_at > \(now)
+                  AND failed_finishes < \(Self.maximumFailedFinishes)
                 """)
             guard claimed.affectedRows == 1 else { return .unavailable }
+            // The passkey before the email (contract v3): a registered credential answers
+            // credential-exists whatever the email, so reusing one credential cannot test addresses.
             try await connection.query(
                 """
-                WITH a AS (
-                    INSERT INTO accounts (id, display_name, created_at)
-                    VALUES (\(account.id.uuid), \(account.displayName.value), \(account.createdAt)) RETURNING id
-                )
-                INSERT INTO account_emails (id, account_id, email, normalized_email, created_at)
-                SELECT \(email.id), a.id, \(email.email.value), \(email.email.normalized), \(account.createdAt) FROM a
+                INSERT INTO accounts (id, display_name, created_at)
+                VALUES (\(account.id.uuid), \(account.displayName.value), \(account.createdAt))
                 """)
             try await PasskeyCredentialRow.insert(credential, on: connection)
+            try await connection.query(
+                """
+                INSERT INTO account_emails (id, account_id, email, normalized_email, created_at)
+                VALUES (\(email.id), \(account.id.uuid), \(email.email.value), \(email.email.normalized),
+                        \(account.createdAt))
+                """)
             try await PostgresSessionRepository.insert(session, on: connection)
             return .completed
         }

@@ -7,6 +7,9 @@ extension PostgresError {
     /// SQLSTATE and the database's message, is for the operator's log).
     package func repositoryError(operation: String) -> RepositoryError {
         if isUnavailable { return .unavailable }
+        // A row that references an account whose deletion committed first (SQLSTATE 23503,
+        // foreign_key_violation, on one of the account_id references).
+        if sqlState == "23503", let constraint, Self.accountReferences.contains(constraint) { return .accountGone }
         // The constraint names are declared in Migrations/0001_initial_schema.sql.
         if isConstraintViolation, let constraint {
             switch constraint {
@@ -17,6 +20,13 @@ extension PostgresError {
         }
         return .failure(operation: operation, underlying: self)
     }
+
+    /// Every foreign key onto `accounts (id)` (PostgreSQL's default names, from the migrations).
+    static let accountReferences: Set<String> = [
+        "account_emails_account_id_fkey", "password_credentials_account_id_fkey",
+        "passkey_credentials_account_id_fkey", "authentication_sessions_account_id_fkey",
+        "passkey_registration_challenges_account_id_fkey", "recovery_codes_account_id_fkey",
+    ]
 }
 
 extension PostgresConnectionPool {

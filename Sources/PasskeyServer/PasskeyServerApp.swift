@@ -64,8 +64,8 @@ final class PasskeyServerApp: Sendable {
             start: PasskeyAccountRegistrationStartUseCase(
                 registrations: registrations, limiter: limiter, random: random, policy: policy, clock: clock),
             finish: PasskeyAccountRegistrationFinishUseCase(
-                registrations: registrations, verifier: verifier, names: names, issuer: issuer, policy: policy,
-                clock: clock),
+                registrations: registrations, verifier: verifier, names: names, issuer: issuer, limiter: limiter,
+                policy: policy, clock: clock),
             ceremonies: ceremonies
         ).register(in: &routes)
         PasskeyAuthenticationsController(

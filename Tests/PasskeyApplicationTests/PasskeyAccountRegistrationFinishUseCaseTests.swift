@@ -7,18 +7,21 @@ import Testing
 /// Passkey sign-up, finish: only a successful finish completes the registration (account, email,
 /// passkey and first session together); every other failure leaves it usable for a retry.
 @Suite struct PasskeyAccountRegistrationFinishUseCaseTests {
-    private struct Fixture {
+    struct Fixture {
         let registrations = InMemoryAccountRegistrationRepository()
         let verifier = ScriptedCredentialVerifier()
         let tokens = SequentialTokenGenerator()
         let random = SequentialRandomGenerator()
         let clock = FixedClock()
+        let rateLimits = InMemoryRateLimitRepository()
         var policy = PasskeyPolicy(sessionLifetime: 7200)
+        var signupLimit = 0
 
         var useCase: PasskeyAccountRegistrationFinishUseCase {
             PasskeyAccountRegistrationFinishUseCase(
                 registrations: registrations, verifier: verifier, names: FixedAuthenticatorNames(),
                 issuer: SessionIssuer(tokens: tokens, random: random, lifetime: policy.sessionLifetime),
+                limiter: AddressRateLimiter(repository: rateLimits, limitPerMinute: 0, signupLimit: signupLimit),
                 policy: policy, clock: clock)
         }
 
@@ -43,7 +46,7 @@ import Testing
                 response: RegistrationResponse(
                     credentialID: credentialID, clientDataJSON: [0x7B, 0x7D], attestationObject: [0xA0],
                     transports: ["hybrid"]),
-                name: name, residentKey: true)
+                name: name, residentKey: true, clientAddress: "192.0.2.7")
         }
 
         /// Whether the registration can still be finished.

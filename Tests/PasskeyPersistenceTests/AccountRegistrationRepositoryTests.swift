@@ -8,14 +8,14 @@ import PasskeyTestSupport
 import Testing
 
 @Suite struct AccountRegistrationRepositoryTests {
-    private func registration(email: String? = nil, expiresIn: TimeInterval = 300) -> PasskeyAccountRegistration {
+    func registration(email: String? = nil, expiresIn: TimeInterval = 300) -> PasskeyAccountRegistration {
         PasskeyAccountRegistration(
             prospectiveAccountID: AccountID(), email: email.flatMap(EmailAddress.init),
             displayName: email == nil ? nil : DisplayName("New User"), challenge: DomainFixtures.challenge(),
             expiresAt: Date().addingTimeInterval(expiresIn))
     }
 
-    private func complete(
+    func complete(
         _ repos: Repositories, _ registration: PasskeyAccountRegistration, email: String,
         credentialID: CredentialID = DomainFixtures.credentialID()
     ) async throws -> AccountRegistrationCompletion {
@@ -125,5 +125,62 @@ import Testing
             #expect(outcomes == 1)
             #expect(try await repos.count("SELECT count(*) FROM accounts") == 1)
         }
+    }
+}
+
+/// Contract v3: at most five failing finishes, counted in the database under concurrency; a
+/// registered credential is reported before a taken email.
+extension AccountRegistrationRepositoryTests {
+    @Test func ofConcurrentFailuresAtMostFiveAreCountedAndTheRegistrationIsThenUsedUp() async throws {
+        try await withTestDatabase { _, pool in
+            let repos = Repositories(pool: pool)
+            let r = registration()
+            try await repos.registrations.saveAccountRegistration(r)
+            try await openConnections(8, of: pool)
+            let counted = try await race(20) { try await repos.registrations.recordFailedFinish(id: r.id, now: Date()) }
+            #expect(counted == PasskeyAccountRegistration.maximumFailedFinishes)
+            #expect(try await repos.registrations.usableAccountRegistration(id: r.id, now: Date()) == nil)
+            #expect(try await repos.registrations.recordFailedFinish(id: r.id, now: Date()) == false)
+            #expect(try await completeFresh(repos, r) == .unavailable)
+        }
+    }
+
+    @Test func fourFailuresLeaveTheRegistrationUsable() async throws {
+        try await withTestDatabase { _, pool in
+            let repos = Repositories(pool: pool)
+            let r = registration()
+            try await repos.registrations.saveAccountRegistration(r)
+            for _ in 1..<PasskeyAccountRegistration.maximumFailedFinishes {
+                #expect(try await repos.registrations.recordFailedFinish(id: r.id, now: Date()))
+            }
+            #expect(try await repos.registrations.usableAccountRegistration(id: r.id, now: Date()) != nil)
+            #expect(try await completeFresh(repos, r) == .completed)
+            #expect(try await repos.registrations.recordFailedFinish(id: r.id, now: Date()) == false)
+        }
+    }
+
+    @Test func aRegisteredCredentialIsReportedBeforeATakenEmail() async throws {
+        try await withTestDatabase { _, pool in
+            let repos = Repositories(pool: pool)
+            let first = registration()
+            try await repos.registrations.saveAccountRegistration(first)
+            let credentialID = DomainFixtures.credentialID()
+            #expect(
+                try await complete(repos, first, email: "taken@example.com", credentialID: credentialID) == .completed)
+            let second = registration()
+            try await repos.registrations.saveAccountRegistration(second)
+            await #expect(throws: RepositoryError.conflict(.credentialExists)) {
+                try await complete(repos, second, email: "taken@example.com", credentialID: credentialID)
+            }
+            await #expect(throws: RepositoryError.conflict(.emailTaken)) {
+                try await complete(repos, second, email: "taken@example.com")
+            }
+        }
+    }
+
+    private func completeFresh(_ repos: Repositories, _ r: PasskeyAccountRegistration) async throws
+        -> AccountRegistrationCompletion
+    {
+        try await complete(repos, r, email: "user-\(UUID().uuidString.prefix(8))@example.com")
     }
 }

@@ -12,12 +12,20 @@ package enum AccountRegistrationCompletion: Hashable, Sendable {
 package protocol AccountRegistrationRepository: Sendable {
     func saveAccountRegistration(_ registration: PasskeyAccountRegistration) async throws(RepositoryError)
 
-    /// The registration if it exists, is unexpired and not completed. Does not change it.
+    /// The registration if it exists, is unexpired, not completed and not used up by
+    /// `PasskeyAccountRegistration.maximumFailedFinishes` failing finishes. Does not change it.
     func usableAccountRegistration(id: RegistrationID, now: Date) async throws(RepositoryError)
         -> PasskeyAccountRegistration?
 
-    /// In one transaction: marks the registration completed (only if unused and unexpired),
-    /// inserts account, email, passkey and the first session. Any conflict rolls all of it
+    /// Counts one failing finish, atomically (across instances and concurrent finishes): true if the
+    /// registration was still usable and had fewer than `maximumFailedFinishes` failures, so this
+    /// failure may be answered; false if it is unknown, expired, completed or used up (then
+    /// nothing changes).
+    func recordFailedFinish(id: RegistrationID, now: Date) async throws(RepositoryError) -> Bool
+
+    /// In one transaction: marks the registration completed (only if usable, as above),
+    /// inserts account, passkey, email and the first session (in this
+    /// order, so that a registered credential is reported before a taken email). Any conflict rolls all of it
     /// back, leaves the registration usable and throws `.conflict(_:)`.
     func completeAccountRegistration(
         id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,

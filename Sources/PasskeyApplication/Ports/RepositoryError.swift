@@ -5,6 +5,10 @@
 package enum RepositoryError: Error, Sendable {
     /// A uniqueness or reference rule refused the write; says which, in the domain's words.
     case conflict(Conflict)
+    /// The write referenced an account that no longer exists: it raced the account's deletion
+    /// (between the use case's read and this write). Nothing was written; each use case answers
+    /// as if the account had already been gone when the request came.
+    case accountGone
     /// The database could not be reached (or no connection became free in time).
     case unavailable
     /// Anything else went wrong: which operation (`PostgresAccountRepository.passwordAccount(normalizedEmail:)`)
@@ -29,6 +33,7 @@ extension RepositoryError: CustomStringConvertible {
     package var description: String {
         switch self {
         case .conflict(let conflict): "unexpected conflict: \(conflict)"
+        case .accountGone: "the account was deleted meanwhile"
         case .unavailable: "database unavailable"
         case .failure(let operation, let underlying): "\(operation): \(underlying)"
         }
@@ -41,10 +46,11 @@ extension RepositoryError: Hashable {
     package static func == (lhs: RepositoryError, rhs: RepositoryError) -> Bool {
         switch (lhs, rhs) {
         case (.conflict(let left), .conflict(let right)): left == right
+        case (.accountGone, .accountGone): true
         case (.unavailable, .unavailable): true
         case (.failure(let leftOperation, let left), .failure(let rightOperation, let right)):
             leftOperation == rightOperation && FailureCause(left) == FailureCause(right)
-        case (.conflict, _), (.unavailable, _), (.failure, _): false
+        case (.conflict, _), (.accountGone, _), (.unavailable, _), (.failure, _): false
         }
     }
 

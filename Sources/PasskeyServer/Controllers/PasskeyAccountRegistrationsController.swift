@@ -45,7 +45,7 @@ struct PasskeyAccountRegistrationsController: Sendable {
         ) { () throws(PasskeyAccountRegistrationFinishError) in
             try await finish.execute(
                 registrationID: registrationID, email: email, displayName: displayName, response: parsed.response,
-                name: parsed.name, residentKey: parsed.residentKey)
+                name: parsed.name, residentKey: parsed.residentKey, clientAddress: context.rateLimitKey)
         }
         return try .json(201, SessionResponseBody(done.session))
     }

@@ -34,6 +34,7 @@ extension PasskeyRegistrationStartError: CeremonyFailure {
         case .conditionalNotAllowed: ("registration.start", "conditionalNotAllowed")
         case .reauthenticationRequired: ("registration.start", "reauthenticationRequired")
         case .rateLimited: ("registration.start", "rateLimited")
+        case .unauthorized: ("registration.start", "accountGone")
         case .unavailable: ("registration.start", "databaseUnavailable")
         case .internalFailure: ("registration.start", "internal")
         }
@@ -47,6 +48,7 @@ extension PasskeyRegistrationFinishError: CeremonyFailure {
         case .challengeUnavailable: ("registration.consumeChallenge", "challengeUnavailable")
         case .verificationFailed(let failure): ("registration.verifyCredential", failure.reason)
         case .credentialExists: ("registration.storeCredential", "credentialExists")
+        case .unauthorized: ("registration.storeCredential", "accountGone")
         case .unavailable: ("registration", "databaseUnavailable")
         case .internalFailure: ("registration", "internal")
         }
@@ -73,6 +75,7 @@ extension PasskeyAccountRegistrationFinishError: CeremonyFailure {
         case .verificationFailed(let failure): ("accountRegistration.verifyCredential", failure.reason)
         case .emailTaken: ("accountRegistration.complete", "emailTaken")
         case .credentialExists: ("accountRegistration.complete", "credentialExists")
+        case .rateLimited: ("accountRegistration.complete", "rateLimited")
         case .unavailable: ("accountRegistration", "databaseUnavailable")
         case .internalFailure: ("accountRegistration", "internal")
         }

@@ -64,6 +64,7 @@ extension PasskeyRegistrationStartError: ProblemConvertible {
                 detail: "Conditional registration needs a recent password sign-in.")
         case .reauthenticationRequired: .reauthenticationRequired
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
+        case .unauthorized: .unauthorized
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
@@ -77,6 +78,7 @@ extension PasskeyRegistrationFinishError: ProblemConvertible {
         case .challengeUnavailable: ProblemMapping.challengeUnavailable
         case .verificationFailed(let failure): ProblemMapping.verificationFailed(failure)
         case .credentialExists: ProblemMapping.credentialExists
+        case .unauthorized: .unauthorized
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
@@ -109,6 +111,7 @@ extension PasskeyAccountRegistrationFinishError: ProblemConvertible {
                 detail: "Email or display name differ from those given at start.")
         case .emailTaken: Problem(status: 409, code: .emailTaken, detail: "An account with this email exists.")
         case .credentialExists: ProblemMapping.credentialExists
+        case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }

@@ -4,8 +4,9 @@ package import PasskeyDomain
 internal import Synchronization
 
 /// `AccountRegistrationRepository` in memory for unit tests of use cases, with the PostgreSQL
-/// adapter's rules: a registration is usable while unexpired (`expiresAt > now`) and not
-/// completed; completing it claims it and writes account, email, passkey and session together,
+/// adapter's rules: a registration is usable while unexpired (`expiresAt > now`), not
+/// completed and not used up by `PasskeyAccountRegistration.maximumFailedFinishes` recorded
+/// failures; completing it claims it and writes account, email, passkey and session together,
 /// and a conflict (an email taken, a credential ID registered: see `takeEmail` and
 /// `registerCredentialID`) writes nothing and leaves the registration usable. `failNext` makes
 /// the next call throw, `failNextCompletion` the next completion (after a successful look-up).
@@ -22,6 +23,7 @@ package final class InMemoryAccountRegistrationRepository: AccountRegistrationRe
         var registrations: [RegistrationID: PasskeyAccountRegistration] = [:]
         var takenEmails: Set<String> = []
         var credentialIDs: Set<CredentialID> = []
+        var failedFinishes: [RegistrationID: Int] = [:]
         var created: [Created] = []
         var failNext: RepositoryError?
         var failNextCompletion: RepositoryError?
@@ -52,11 +54,20 @@ package final class InMemoryAccountRegistrationRepository: AccountRegistrationRe
         state.withLock { $0.registrations[id] }
     }
 
+    /// How many failing finishes were recorded for a registration.
+    package func failedFinishes(id: RegistrationID) -> Int { state.withLock { $0.failedFinishes[id, default: 0] } }
+
     /// Every stored registration.
     package var all: [PasskeyAccountRegistration] { state.withLock { Array($0.registrations.values) } }
 
     /// What every completed registration wrote, in order.
     package var created: [Created] { state.withLock { $0.created } }
+
+    private static func isUsable(_ id: RegistrationID, in state: State, now: Date) -> Bool {
+        guard let registration = state.registrations[id] else { return false }
+        return registration.completedAt == nil && registration.expiresAt > now
+            && state.failedFinishes[id, default: 0] < PasskeyAccountRegistration.maximumFailedFinishes
+    }
 
     private func checkFailure(_ state: inout State) throws(RepositoryError) {
         if let error = state.failNext {
@@ -77,10 +88,17 @@ package final class InMemoryAccountRegistrationRepository: AccountRegistrationRe
     {
         try state.withLock { (state) throws(RepositoryError) -> PasskeyAccountRegistration? in
             try checkFailure(&state)
-            guard let registration = state.registrations[id], registration.completedAt == nil,
-                registration.expiresAt > now
-            else { return nil }
-            return registration
+            guard Self.isUsable(id, in: state, now: now) else { return nil }
+            return state.registrations[id]
+        }
+    }
+
+    package func recordFailedFinish(id: RegistrationID, now: Date) async throws(RepositoryError) -> Bool {
+        try state.withLock { (state) throws(RepositoryError) -> Bool in
+            try checkFailure(&state)
+            guard Self.isUsable(id, in: state, now: now) else { return false }
+            state.failedFinishes[id, default: 0] += 1
+            return true
         }
     }
 
@@ -98,12 +116,10 @@ package final class InMemoryAccountRegistrationRepository: AccountRegistrationRe
                 state.raceNextCompletion = false
                 state.registrations[id]?.completedAt = now
             }
-            guard let registration = state.registrations[id], registration.completedAt == nil,
-                registration.expiresAt > now
-            else { return .unavailable }
-            // The adapter inserts the email before the passkey; a conflict rolls everything back.
-            guard !state.takenEmails.contains(email.email.normalized) else { throw .conflict(.emailTaken) }
+            guard Self.isUsable(id, in: state, now: now) else { return .unavailable }
+            // The adapter inserts the passkey before the email; a conflict rolls everything back.
             guard !state.credentialIDs.contains(credential.id) else { throw .conflict(.credentialExists) }
+            guard !state.takenEmails.contains(email.email.normalized) else { throw .conflict(.emailTaken) }
             state.registrations[id]?.completedAt = now
             state.takenEmails.insert(email.email.normalized)
             state.credentialIDs.insert(credential.id)

@@ -15,8 +15,11 @@ package struct COSEKey: Sendable {
     package let parameters: Parameters
     package let publicKey: PublicKey
 
-    /// Smallest RSA modulus accepted (bits).
-    package static let minimumRSABits = 2048
+    /// The RSA moduli accepted (bits): below is weak, above costs a verifier CPU an attacker chooses.
+    package static let rsaModulusBits = 2048...4096
+    /// The only RSA public exponent accepted (F4, big-endian, no leading zeros): a large exponent
+    /// makes every verification slow.
+    package static let rsaExponent: [UInt8] = [0x01, 0x00, 0x01]
 
     /// Decodes a COSE_Key from its CBOR bytes (which must contain exactly one map).
     package init(bytes: [UInt8]) throws(COSEKeyError) {
@@ -52,6 +55,9 @@ package struct COSEKey: Sendable {
             parameters = .okp(x: x)
         case 3:  // RSA
             guard case .bytes(let n)? = value[int: -1], case .bytes(let e)? = value[int: -2] else { throw .malformed }
+            // Checked on the bytes, before OpenSSL sees the key and before any signature is computed.
+            guard Self.rsaModulusBits.contains(Self.bitLength(n)), Array(e.drop(while: { $0 == 0 })) == Self.rsaExponent
+            else { throw .unsupportedAlgorithm }
             parameters = .rsa(modulus: n, exponent: e)
         default:
             throw .unsupportedAlgorithm
@@ -106,6 +112,12 @@ package struct COSEKey: Sendable {
         }
     }
 
+    /// The number of significant bits of a big-endian unsigned integer (leading zero bytes ignored).
+    static func bitLength(_ bytes: [UInt8]) -> Int {
+        guard let first = bytes.firstIndex(where: { $0 != 0 }) else { return 0 }
+        return (bytes.count - first) * 8 - bytes[first].leadingZeroBitCount
+    }
+
     private static func makePublicKey(_ parameters: Parameters) throws(COSEKeyError) -> PublicKey {
         do {
             switch parameters {
@@ -115,7 +127,9 @@ package struct COSEKey: Sendable {
                 return try PublicKey.ed25519(raw: x)
             case .rsa(let n, let e):
                 let key = try PublicKey.rsa(modulus: n, exponent: e)
-                guard case .rsa(let bits) = key.kind, bits >= minimumRSABits else { throw COSEKeyError.malformed }
+                guard case .rsa(let bits) = key.kind, rsaModulusBits.contains(bits) else {
+                    throw COSEKeyError.malformed
+                }
                 return key
             }
         } catch {

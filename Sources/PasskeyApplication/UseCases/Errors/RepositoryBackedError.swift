@@ -5,14 +5,18 @@
 package protocol RepositoryBackedError: Error {
     static var unavailable: Self { get }
     static func internalFailure(cause: FailureCause) -> Self
+    /// The answer when a write raced the account's deletion (`RepositoryError.accountGone`):
+    /// what the request would have got had the account already been gone (contract v3, "Races
+    /// with deletion": 401 or 404, never 500). Each use case names its own.
+    static var accountGone: Self { get }
 }
 
 extension RepositoryBackedError {
     package init(_ error: RepositoryError) {
-        if case .unavailable = error {
-            self = .unavailable
-        } else {
-            self = .internalFailure(cause: FailureCause(error))
+        switch error {
+        case .unavailable: self = .unavailable
+        case .accountGone: self = .accountGone
+        case .conflict, .failure: self = .internalFailure(cause: FailureCause(error))
         }
     }
 
@@ -26,17 +30,49 @@ extension RepositoryBackedError {
     }
 }
 
-extension PasswordAccountRegistrationError: RepositoryBackedError {}
-extension PasswordAuthenticationError: RepositoryBackedError {}
-extension PasswordImportError: RepositoryBackedError {}
-extension SignOutError: RepositoryBackedError {}
-extension BearerAuthenticationError: RepositoryBackedError {}
-extension PasskeyRegistrationStartError: RepositoryBackedError {}
-extension PasskeyRegistrationFinishError: RepositoryBackedError {}
-extension PasskeyAccountRegistrationStartError: RepositoryBackedError {}
-extension PasskeyAccountRegistrationFinishError: RepositoryBackedError {}
-extension PasskeyAuthenticationStartError: RepositoryBackedError {}
-extension PasskeyAuthenticationFinishError: RepositoryBackedError {}
-extension AccountManagementError: RepositoryBackedError {}
-extension RecoveryAuthenticationError: RepositoryBackedError {}
-extension OperatorRecoveryCodeError: RepositoryBackedError {}
+// Who answers what when the account is deleted under the request. The use cases that create
+// the account, or write no row that references one, cannot meet it: for them it is unexpected.
+
+extension PasswordAccountRegistrationError: RepositoryBackedError {
+    package static var accountGone: Self { .internalFailure(cause: FailureCause(RepositoryError.accountGone)) }
+}
+extension PasswordAuthenticationError: RepositoryBackedError {
+    package static var accountGone: Self { .invalidCredentials }
+}
+extension PasswordImportError: RepositoryBackedError {
+    package static var accountGone: Self { .internalFailure(cause: FailureCause(RepositoryError.accountGone)) }
+}
+extension SignOutError: RepositoryBackedError {
+    package static var accountGone: Self { .internalFailure(cause: FailureCause(RepositoryError.accountGone)) }
+}
+extension BearerAuthenticationError: RepositoryBackedError {
+    package static var accountGone: Self { .unauthorized }
+}
+extension PasskeyRegistrationStartError: RepositoryBackedError {
+    package static var accountGone: Self { .unauthorized }
+}
+extension PasskeyRegistrationFinishError: RepositoryBackedError {
+    package static var accountGone: Self { .unauthorized }
+}
+extension PasskeyAccountRegistrationStartError: RepositoryBackedError {
+    package static var accountGone: Self { .internalFailure(cause: FailureCause(RepositoryError.accountGone)) }
+}
+extension PasskeyAccountRegistrationFinishError: RepositoryBackedError {
+    package static var accountGone: Self { .internalFailure(cause: FailureCause(RepositoryError.accountGone)) }
+}
+extension PasskeyAuthenticationStartError: RepositoryBackedError {
+    package static var accountGone: Self { .internalFailure(cause: FailureCause(RepositoryError.accountGone)) }
+}
+extension PasskeyAuthenticationFinishError: RepositoryBackedError {
+    /// The credential went with the account.
+    package static var accountGone: Self { .unknownCredential }
+}
+extension AccountManagementError: RepositoryBackedError {
+    package static var accountGone: Self { .notFound }
+}
+extension RecoveryAuthenticationError: RepositoryBackedError {
+    package static var accountGone: Self { .invalidCredentials }
+}
+extension OperatorRecoveryCodeError: RepositoryBackedError {
+    package static var accountGone: Self { .unknownEmail }
+}

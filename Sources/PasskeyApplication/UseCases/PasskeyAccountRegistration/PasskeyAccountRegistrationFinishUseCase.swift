@@ -1,16 +1,21 @@
 package import PasskeyDomain
 
-/// Why a passkey sign-up failed. Except for `registrationUnavailable`, the registration stays
-/// usable until it expires, so the client can retry (for example with another email).
+/// Why a passkey sign-up failed. A failure after the registration was found (mismatch,
+/// verification, `emailTaken`, `credentialExists`, `rateLimited`) leaves it usable for a retry,
+/// for example with another email, but only `PasskeyAccountRegistration.maximumFailedFinishes`
+/// times: then it is used up and answers `registrationUnavailable`.
 package enum PasskeyAccountRegistrationFinishError: Error, Hashable, Sendable {
     case invalidRequest(field: String)
-    /// Unknown, expired or completed.
+    /// Unknown, expired, completed or used up.
     case registrationUnavailable
     case verificationFailed(CredentialVerificationFailure)
     /// Email or display name differ from what start recorded.
     case registrationMismatch
     case emailTaken
     case credentialExists
+    /// An `emailTaken` beyond the client address's sign-up budget: finishes test addresses no
+    /// faster than sign-ups can.
+    case rateLimited(retryAfter: Int)
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
     case internalFailure(cause: FailureCause)
@@ -29,14 +34,17 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
     let verifier: any CredentialVerifier
     let names: any AuthenticatorNames
     let issuer: SessionIssuer
+    let limiter: AddressRateLimiter
     let policy: PasskeyPolicy
     let clock: any WallClock
 
     package init(
         registrations: any AccountRegistrationRepository, verifier: any CredentialVerifier,
-        names: any AuthenticatorNames, issuer: SessionIssuer, policy: PasskeyPolicy, clock: any WallClock
+        names: any AuthenticatorNames, issuer: SessionIssuer, limiter: AddressRateLimiter, policy: PasskeyPolicy,
+        clock: any WallClock
     ) {
         self.registrations = registrations
+        self.limiter = limiter
         self.verifier = verifier
         self.names = names
         self.issuer = issuer
@@ -46,7 +54,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
 
     package func execute(
         registrationID: RegistrationID, email rawEmail: String, displayName rawName: String,
-        response: RegistrationResponse, name: PasskeyName?, residentKey: Bool?
+        response: RegistrationResponse, name: PasskeyName?, residentKey: Bool?, clientAddress: String
     ) async throws(PasskeyAccountRegistrationFinishError) -> PasskeyAccountRegistrationFinish {
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
         guard let displayName = DisplayName(rawName) else { throw .invalidRequest(field: "displayName") }
@@ -57,6 +65,19 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
             throw .init(error)
         }
         guard let registration = found else { throw .registrationUnavailable }
+        do {
+            return try await complete(
+                registration, email: email, displayName: displayName, response: response, name: name,
+                residentKey: residentKey)
+        } catch {
+            throw await answer(error, registrationID: registrationID, clientAddress: clientAddress)
+        }
+    }
+
+    private func complete(
+        _ registration: PasskeyAccountRegistration, email: EmailAddress, displayName: DisplayName,
+        response: RegistrationResponse, name: PasskeyName?, residentKey: Bool?
+    ) async throws(PasskeyAccountRegistrationFinishError) -> PasskeyAccountRegistrationFinish {
         if let recorded = registration.email, recorded != email { throw .registrationMismatch }
         if let recorded = registration.displayName, recorded != displayName { throw .registrationMismatch }
 
@@ -79,17 +100,42 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
         let completion: AccountRegistrationCompletion
         do {
             completion = try await registrations.completeAccountRegistration(
-                id: registrationID, account: account, email: AccountEmail(accountID: account.id, email: email),
+                id: registration.id, account: account, email: AccountEmail(accountID: account.id, email: email),
                 credential: credential, session: stored, now: now)
         } catch {
             switch error {
             case .conflict(.emailTaken): throw .emailTaken
             case .conflict(.credentialExists): throw .credentialExists
             case .unavailable: throw .unavailable
-            case .conflict, .failure: throw .internalFailure(cause: FailureCause(error))
+            case .conflict, .accountGone, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }
         guard completion == .completed else { throw .registrationUnavailable }
         return PasskeyAccountRegistrationFinish(session: issued, credential: credential)
+    }
+
+    /// What a failure after the registration was found answers: a 4xx counts against the
+    /// registration (the one past its last allowed failure answers `registrationUnavailable`,
+    /// whichever of concurrent finishes that is), and an `emailTaken` against the client address's
+    /// sign-up budget.
+    private func answer(
+        _ error: PasskeyAccountRegistrationFinishError, registrationID: RegistrationID, clientAddress: String
+    ) async -> PasskeyAccountRegistrationFinishError {
+        switch error {
+        case .registrationMismatch, .verificationFailed, .emailTaken, .credentialExists, .rateLimited: break
+        case .invalidRequest, .registrationUnavailable, .unavailable, .internalFailure: return error
+        }
+        do {
+            guard try await registrations.recordFailedFinish(id: registrationID, now: clock.now) else {
+                return .registrationUnavailable
+            }
+            guard case .emailTaken = error else { return error }
+            if case .limited(let retryAfter) = try await limiter.checkSignup(clientAddress: clientAddress) {
+                return .rateLimited(retryAfter: retryAfter)
+            }
+            return error
+        } catch {
+            return .init(error)
+        }
     }
 }

@@ -7,6 +7,8 @@ package enum PasskeyRegistrationFinishError: Error, Hashable, Sendable {
     case challengeUnavailable
     case verificationFailed(CredentialVerificationFailure)
     case credentialExists
+    /// The account was deleted under the request (401, as for a session that is gone).
+    case unauthorized
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
     case internalFailure(cause: FailureCause)
@@ -72,6 +74,7 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
             switch error {
             case .conflict(.credentialExists): throw .credentialExists
             case .unavailable: throw .unavailable
+            case .accountGone: throw .unauthorized
             case .conflict, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }

@@ -8,6 +8,8 @@ package enum PasskeyRegistrationStartError: Error, Hashable, Sendable {
     /// `modal` needs a session that signed in recently (`REAUTHENTICATION_WINDOW_SECONDS`).
     case reauthenticationRequired
     case rateLimited(retryAfter: Int)
+    /// The account was deleted under the request (401, as for a session that is gone).
+    case unauthorized
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
     case internalFailure(cause: FailureCause)

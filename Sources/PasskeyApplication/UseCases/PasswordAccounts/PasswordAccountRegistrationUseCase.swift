@@ -66,7 +66,7 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
             switch error {
             case .conflict(.emailTaken): throw .emailTaken
             case .unavailable: throw .unavailable
-            case .conflict, .failure: throw .internalFailure(cause: FailureCause(error))
+            case .conflict, .accountGone, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }
         return account

@@ -71,7 +71,7 @@ package struct PasswordImportUseCase: Sendable {
             case .conflict(.emailTaken):
                 throw .duplicateEmail(line: nil)
             case .unavailable: throw .unavailable
-            case .conflict, .failure: throw .internalFailure(cause: FailureCause(error))
+            case .conflict, .accountGone, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }
         return items.count

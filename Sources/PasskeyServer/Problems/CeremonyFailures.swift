@@ -33,6 +33,7 @@ extension PasskeyRegistrationStartError: CeremonyFailure {
         switch self {
         case .conditionalNotAllowed: ("registration.start", "conditionalNotAllowed")
         case .reauthenticationRequired: ("registration.start", "reauthenticationRequired")
+        case .passkeyLimitReached: ("registration.start", "passkeyLimitReached")
         case .rateLimited: ("registration.start", "rateLimited")
         case .unavailable: ("registration.start", "databaseUnavailable")
         case .internalFailure: ("registration.start", "internal")
@@ -47,6 +48,7 @@ extension PasskeyRegistrationFinishError: CeremonyFailure {
         case .challengeUnavailable: ("registration.consumeChallenge", "challengeUnavailable")
         case .verificationFailed(let failure): ("registration.verifyCredential", failure.reason)
         case .credentialExists: ("registration.storeCredential", "credentialExists")
+        case .passkeyLimitReached: ("registration.storeCredential", "passkeyLimitReached")
         case .unavailable: ("registration", "databaseUnavailable")
         case .internalFailure: ("registration", "internal")
         }

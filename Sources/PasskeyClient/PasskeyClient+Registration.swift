@@ -3,7 +3,9 @@ public import PasskeyWire
 
 /// Adding a passkey to the signed-in account: by a button, or by Automatic Passkey Upgrade.
 extension PasskeyClient {
-    /// `POST /v1/passkeys/registrations`.
+    /// `POST /v1/passkeys/registrations`. An account that holds `MAX_PASSKEYS_PER_ACCOUNT`
+    /// passkeys already is refused with `.server` code `.passkeyLimitReached` (409): the user
+    /// deletes one first.
     public func startPasskeyRegistration(mode: PasskeyRegistrationMode = .modal, token: String? = nil)
         async throws(PasskeyClientError) -> PasskeyRegistrationOptions
     {
@@ -22,7 +24,8 @@ extension PasskeyClient {
             expiresAt: options.expiresAt)
     }
 
-    /// `POST /v1/passkeys/registrations/finish` with what the platform returned.
+    /// `POST /v1/passkeys/registrations/finish` with what the platform returned. Fails with
+    /// `.passkeyLimitReached` (409) when the account filled up since the start; nothing is stored.
     public func finishPasskeyRegistration(
         challengeID: String, credential: PasskeyRegistrationCredential, name: String? = nil, token: String? = nil
     ) async throws(PasskeyClientError) {

@@ -5,7 +5,7 @@ package import PasskeyLibpq
 
 /// Adding a passkey to an existing account, in PostgreSQL: its challenge, consumed by one atomic
 /// `UPDATE … WHERE consumed_at IS NULL AND expires_at > \(now) …` of its own account, and the
-/// insert of the verified credential.
+/// insert of the verified credential within the account's passkey limit.
 ///
 /// Issuing a challenge commits asynchronously (`synchronous_commit = off` for that one
 /// statement's transaction), as a sign-in challenge does (`PostgresPasskeyAuthenticationRepository`);
@@ -50,9 +50,24 @@ package struct PostgresPasskeyRegistrationRepository: PasskeyRegistrationReposit
         }
     }
 
-    package func addCredential(_ credential: PasskeyCredential) async throws(RepositoryError) {
-        try await pool.run { connection async throws(PostgresError) in
+    /// One transaction: the account's row is locked (`FOR NO KEY UPDATE`, which concurrent
+    /// additions to the same account wait for but sign-ins and session inserts, whose foreign
+    /// keys take `KEY SHARE`, do not), then its passkeys are counted, in a statement whose
+    /// snapshot is taken after the lock and so sees every addition committed before, then the
+    /// insert. N concurrent finishes on an account one short of the limit thus add exactly one.
+    @discardableResult
+    package func addCredential(_ credential: PasskeyCredential, limit: Int) async throws(RepositoryError)
+        -> CredentialAddition
+    {
+        try await pool.runTransaction { connection async throws(PostgresError) in
+            try await connection.query(
+                "SELECT id FROM accounts WHERE id = \(credential.accountID.uuid) FOR NO KEY UPDATE")
+            let counted = try await connection.query(
+                "SELECT count(*) AS passkeys FROM passkey_credentials WHERE account_id = \(credential.accountID.uuid)")
+            let held: Int64 = try counted.first?.decode(column: "passkeys") ?? 0
+            guard held < Int64(limit) else { return .limitReached }
             try await PasskeyCredentialRow.insert(credential, on: connection)
+            return .added
         }
     }
 }

@@ -24,4 +24,6 @@ public enum ErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
     case `internal` = "internal"
     case reauthenticationRequired = "reauthentication-required"
     case recoveryNotSetUp = "recovery-not-set-up"
+    /// (v3) The account holds `MAX_PASSKEYS_PER_ACCOUNT` passkeys already (409).
+    case passkeyLimitReached = "passkey-limit-reached"
 }

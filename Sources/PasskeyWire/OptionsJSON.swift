@@ -65,7 +65,7 @@ public struct CreationOptionsJSON: Codable, Sendable {
 
     public init(
         rp: RelyingParty, user: User, challenge: String, pubKeyCredParams: [Parameter], timeout: Int,
-        excludeCredentials: [Descriptor], authenticatorSelection: Selection
+        excludeCredentials: [Descriptor], authenticatorSelection: Selection, attestation: String = "none"
     ) {
         self.rp = rp
         self.user = user
@@ -74,7 +74,7 @@ public struct CreationOptionsJSON: Codable, Sendable {
         self.timeout = timeout
         self.excludeCredentials = excludeCredentials
         self.authenticatorSelection = authenticatorSelection
-        self.attestation = "none"
+        self.attestation = attestation
         self.hints = []
         self.extensions = Extensions()
     }

@@ -187,6 +187,29 @@ import Testing
         #expect(f.registrations.credentials == [existing])
     }
 
+    @Test func aFinishBeyondThePasskeyLimitStoresNothingAndConsumesTheChallenge() async throws {
+        var f = Fixture()
+        f.policy.maxPasskeysPerAccount = 2
+        f.registrations.seed(DomainFixtures.passkey(id: DomainFixtures.credentialID([9]), accountID: f.account.id))
+        // Another account's passkeys do not count against this one's.
+        f.registrations.seed(DomainFixtures.passkey(id: DomainFixtures.credentialID([8]), accountID: AccountID()))
+        f.registrations.seed(DomainFixtures.passkey(id: DomainFixtures.credentialID([7]), accountID: AccountID()))
+        f.verifier.acceptRegistrations(
+            as: ScriptedCredentialVerifier.verifiedRegistration(credentialID: DomainFixtures.credentialID([1])))
+        _ = try await f.finish(try await f.challenge().id, credentialID: [1])
+        #expect(f.registrations.credentials.count(where: { $0.accountID == f.account.id }) == 2)
+
+        f.verifier.acceptRegistrations(
+            as: ScriptedCredentialVerifier.verifiedRegistration(credentialID: DomainFixtures.credentialID([2])))
+        let challenge = try await f.challenge()
+        await #expect(throws: PasskeyRegistrationFinishError.passkeyLimitReached) {
+            try await f.finish(challenge.id, credentialID: [2])
+        }
+        #expect(f.registrations.credentials.count(where: { $0.accountID == f.account.id }) == 2)
+        #expect(!f.registrations.credentials.contains { $0.id == DomainFixtures.credentialID([2]) })
+        #expect(f.registrations.challenge(id: challenge.id)?.consumedAt == f.clock.now)
+    }
+
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
         let f = Fixture()
         f.registrations.failNext(.unavailable)

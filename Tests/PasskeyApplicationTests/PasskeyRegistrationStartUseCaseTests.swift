@@ -95,11 +95,52 @@ import Testing
         #expect(f.registrations.challenge(id: start.challengeID)?.mode == .conditional)
     }
 
-    @Test func conditionalStartDoesNotAskForTheReauthenticationWindow() async throws {
+    /// Spec v3: with a step-up window shorter than the upgrade window, conditional mode is bounded
+    /// by the step-up window (at most its seconds ago, as for a modal start), so a stolen password
+    /// token too old for a modal start cannot add a passkey in conditional mode instead.
+    @Test func conditionalStartIsAlsoBoundedByAShorterReauthenticationWindow() async throws {
         var f = try await Fixture()
-        f.policy.reauthenticationWindow = 10
-        let start = try await f.start(f.session(.password, age: 200), .conditional)
+        f.policy.reauthenticationWindow = 100
+        let start = try await f.start(f.session(.password, age: 100), .conditional)
         #expect(start.mode == .conditional)
+        await #expect(throws: PasskeyRegistrationStartError.conditionalNotAllowed) {
+            try await f.start(f.session(.password, age: 101), .conditional)
+        }
+        #expect(f.registrations.challenges.count == 1)
+        #expect(f.limits.hits(on: "start:192.0.2.7") == 1)
+    }
+
+    /// With the default windows (upgrade 300 < step-up 600) the upgrade window stays the bound.
+    @Test func conditionalStartWithinTheUpgradeWindowIsNotRefusedByTheLongerReauthenticationWindow()
+        async throws
+    {
+        let f = try await Fixture()
+        let start = try await f.start(f.session(.password, age: 299.9), .conditional)
+        #expect(start.mode == .conditional)
+    }
+
+    @Test(arguments: [RegistrationMode.modal, .conditional])
+    func aStartOnAnAccountAtThePasskeyLimitIsRefusedWithoutAChallenge(mode: RegistrationMode) async throws {
+        var f = try await Fixture()
+        f.policy.maxPasskeysPerAccount = 3
+        f.policy.startsPerMinute = 100
+        let passkeys = (1...3).map {
+            DomainFixtures.passkey(id: DomainFixtures.credentialID([UInt8($0)]), accountID: f.account.id)
+        }
+        f.accounts.setPasskeys(Array(passkeys.prefix(2)), for: f.account.id)
+        _ = try await f.start(f.session(), mode)
+        f.accounts.setPasskeys(passkeys, for: f.account.id)
+        await #expect(throws: PasskeyRegistrationStartError.passkeyLimitReached) {
+            try await f.start(f.session(), mode)
+        }
+        #expect(f.registrations.challenges.count == 1)
+    }
+
+    @Test func theOptionsAskForNoAttestationUnlessThePolicyChecksChains() async throws {
+        var f = try await Fixture()
+        #expect(try await f.start(f.session(), .modal).options.attestation == .none)
+        f.policy.attestationConveyance = .direct
+        #expect(try await f.start(f.session(), .modal).options.attestation == .direct)
     }
 
     @Test(arguments: [

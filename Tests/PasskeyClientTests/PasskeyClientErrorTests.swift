@@ -39,6 +39,23 @@ import Testing
         #expect(problem.status == 400)
     }
 
+    /// Spec v3: a start or finish beyond `MAX_PASSKEYS_PER_ACCOUNT` is 409 `passkey-limit-reached`.
+    @Test func aFullAccountIsThePasskeyLimitAtStartAndFinish() async throws {
+        let detail = "The account holds as many passkeys as it may; delete one before adding another."
+        let limit = PasskeyClientError.server(
+            PasskeyServerError(code: .passkeyLimitReached, status: 409, detail: detail))
+        let stub = StubServer()
+        stub.respond(status: 409, Self.problem(409, "passkey-limit-reached", detail: detail))
+        await #expect(throws: limit) { _ = try await stub.client(accessToken: "t").startPasskeyRegistration() }
+        stub.respond(status: 409, Self.problem(409, "passkey-limit-reached", detail: detail))
+        let error = await #expect(throws: PasskeyClientError.self) {
+            try await stub.client(accessToken: "t").finishPasskeyRegistration(
+                challengeID: "ch-1", credential: ClientEndpoint.registration)
+        }
+        #expect(error == limit)
+        #expect(error?.code == .passkeyLimitReached)
+    }
+
     /// `Retry-After` in seconds (as this server sends it) becomes `retryAfter`; anything else is nil.
     @Test(arguments: [("17", 17), (" 5 ", 5), (nil, nil), ("Wed, 21 Oct 2026 07:28:00 GMT", nil)] as [(String?, Int?)])
     func aRateLimitCarriesRetryAfter(header: String?, seconds: Int?) async throws {

@@ -34,7 +34,8 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await deletedAccount(repos)
             await #expect(throws: RepositoryError.accountGone) {
-                try await repos.passkeyRegistrations.addCredential(DomainFixtures.passkey(accountID: account.id))
+                try await repos.passkeyRegistrations.addCredential(
+                    DomainFixtures.passkey(accountID: account.id), limit: 50)
             }
         }
     }

@@ -82,7 +82,8 @@ import Testing
             let repos = Repositories(pool: pool)
             let existing = try await repos.passwordAccount()
             let id = DomainFixtures.credentialID()
-            try await repos.passkeyRegistrations.addCredential(DomainFixtures.passkey(id: id, accountID: existing.id))
+            try await repos.passkeyRegistrations.addCredential(
+                DomainFixtures.passkey(id: id, accountID: existing.id), limit: 50)
             let r = registration()
             try await repos.registrations.saveAccountRegistration(r)
             await #expect(throws: RepositoryError.conflict(.credentialExists)) {

@@ -54,7 +54,7 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount(email: "Summary@Example.com")
             let passkey = DomainFixtures.passkey(accountID: account.id)
-            try await repos.passkeyRegistrations.addCredential(passkey)
+            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
             let summary = try #require(try await repos.accounts.accountSummary(id: account.id))
             #expect(summary.email.value == "Summary@Example.com")
             #expect(summary.hasPassword)
@@ -71,12 +71,12 @@ import Testing
             #expect(
                 try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID())
                     == .noPasskeyUsedYet)
-            try await repos.passkeyRegistrations.addCredential(DomainFixtures.passkey(accountID: account.id))
+            try await repos.passkeyRegistrations.addCredential(DomainFixtures.passkey(accountID: account.id), limit: 50)
             #expect(
                 try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID())
                     == .noPasskeyUsedYet)
             try await repos.passkeyRegistrations.addCredential(
-                DomainFixtures.passkey(accountID: account.id, lastUsedAt: Date()))
+                DomainFixtures.passkey(accountID: account.id, lastUsedAt: Date()), limit: 50)
             #expect(
                 try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID())
                     == .noRecoverySetUp)

@@ -50,7 +50,7 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(accountID: account.id, signCount: 7)
-            try await repos.passkeyRegistrations.addCredential(passkey)
+            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
             let challenge = PasskeyAuthenticationChallenge(
                 challenge: DomainFixtures.challenge(), expiresAt: Date().addingTimeInterval(300))
             try await repos.passkeyAuthentications.saveAuthenticationChallenge(challenge)
@@ -107,7 +107,7 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(accountID: account.id, signCount: 10, backupState: false)
-            try await repos.passkeyRegistrations.addCredential(passkey)
+            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
             let used = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 1).rounded(.down))
             let session = DomainFixtures.session(accountID: account.id, method: .passkey)
             let challengeID = try await challenge(repos)
@@ -134,7 +134,7 @@ import Testing
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(
                 accountID: account.id, signCount: 10, backupEligible: false, backupState: false)
-            try await repos.passkeyRegistrations.addCredential(passkey)
+            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
             let session = DomainFixtures.session(accountID: account.id, method: .passkey)
             let challengeID = try await challenge(repos)
             let outcome = try await repos.passkeyAuthentications.recordAssertion(
@@ -156,7 +156,7 @@ import Testing
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(
                 accountID: account.id, signCount: 5, backupEligible: false, backupState: false)
-            try await repos.passkeyRegistrations.addCredential(passkey)
+            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
             var challengeIDs: [ChallengeID] = []
             for _ in 0..<8 { challengeIDs.append(try await challenge(repos)) }
             let outcomes = try await withThrowingTaskGroup(of: AssertionRecording.self) { group in
@@ -181,7 +181,7 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(accountID: account.id, signCount: 50)
-            try await repos.passkeyRegistrations.addCredential(passkey)
+            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
             // A synced passkey with a lower counter is accepted by the verifier (clone warning).
             let outcome = try await repos.passkeyAuthentications.recordAssertion(
                 challengeID: try await challenge(repos), credentialID: passkey.id, expectedSignCount: 50,
@@ -199,7 +199,7 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(accountID: account.id, signCount: 4)
-            try await repos.passkeyRegistrations.addCredential(passkey)
+            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
             let used = try await challenge(repos)
             #expect(try await repos.passkeyAuthentications.consumeAuthenticationChallenge(id: used, now: Date()))
             let expired = try await challenge(repos, expiresIn: -1)
@@ -226,7 +226,7 @@ import Testing
             var passkeys: [PasskeyCredential] = []
             for _ in 0..<16 {
                 let passkey = DomainFixtures.passkey(accountID: account.id, signCount: 0)
-                try await repos.passkeyRegistrations.addCredential(passkey)
+                try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
                 passkeys.append(passkey)
             }
             for round in 0..<20 {

@@ -14,7 +14,7 @@ import Testing
             let owner = try await repos.passwordAccount()
             let stranger = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(accountID: owner.id)
-            try await repos.passkeyRegistrations.addCredential(passkey)
+            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
             #expect(
                 try await repos.passkeys.renameCredential(
                     id: passkey.id, accountID: stranger.id, to: PasskeyName("Mine now")!) == nil)
@@ -32,8 +32,8 @@ import Testing
             let account = try await repos.passwordAccount()
             let first = DomainFixtures.passkey(accountID: account.id, lastUsedAt: Date())
             let second = DomainFixtures.passkey(accountID: account.id)
-            try await repos.passkeyRegistrations.addCredential(first)
-            try await repos.passkeyRegistrations.addCredential(second)
+            try await repos.passkeyRegistrations.addCredential(first, limit: 50)
+            try await repos.passkeyRegistrations.addCredential(second, limit: 50)
             try await repos.addUserRecoveryCode(accountID: account.id)
             #expect(
                 try await repos.accounts.removePassword(accountID: account.id, keepingSession: SessionID()) == .removed)
@@ -56,7 +56,7 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(accountID: account.id)
-            try await repos.passkeyRegistrations.addCredential(passkey)
+            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
             let stranger = try await repos.passwordAccount()
             #expect(
                 try await repos.passkeys.deleteCredential(

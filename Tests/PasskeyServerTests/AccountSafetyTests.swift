@@ -117,4 +117,34 @@ import Testing
             #expect(try await client.send("GET", "/v1/account", token: password).status == 200)
         }
     }
+
+    /// Issue 20, finding 2: with a step-up window (60 s) shorter than the upgrade window (300 s),
+    /// a stolen password token too old for a modal start added the thief's passkey with
+    /// `mode: "conditional"` and UP = UV = 0, and from that passkey's fresh session took the
+    /// account over. Now conditional mode is bounded by both windows.
+    @Test func conditionalModeCannotSideStepAShorterReauthenticationWindow() async throws {
+        let clock = FixedClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        let environment = ["REAUTHENTICATION_WINDOW_SECONDS": "60", "CONDITIONAL_UPGRADE_WINDOW_SECONDS": "300"]
+        try await withServer(environment: environment, clock: clock) { server, _ in
+            let client = server.client
+            let (token, _) = try await client.passwordUser()
+            // Exactly at the step-up window's end it is still recent.
+            clock.advance(by: 60)
+            let edge = try await client.send(
+                "POST", "/v1/passkeys/registrations", json: ["mode": "conditional"], token: token)
+            #expect(edge.status == 200, "\(edge.text)")
+
+            clock.advance(by: 1)
+            let modal = try await client.send(
+                "POST", "/v1/passkeys/registrations", json: ["mode": "modal"], token: token)
+            #expect(modal.code == "reauthentication-required")
+            let options = try await client.send(
+                "POST", "/v1/passkeys/registrations", json: ["mode": "conditional"], token: token)
+            #expect(options.status == 403)
+            #expect(options.code == "conditional-not-allowed")
+            #expect(options.json["challengeID"] == nil)
+            let account = try await client.send("GET", "/v1/account", token: token)
+            #expect((account.json["passkeys"] as? [Any])?.isEmpty == true)
+        }
+    }
 }

@@ -29,6 +29,11 @@ import Testing
         #expect(configuration.policy.reauthenticationWindow == 600)
         #expect(configuration.policy.recoverySessionLifetime == 900)
         #expect(configuration.policy.signupsPerAddress == 20)
+        #expect(configuration.policy.maxPasskeysPerAccount == 50)
+        #expect(configuration.policy.attestationConveyance == .none)
+        #expect(
+            try ServerConfiguration.load(from: base.merging(["MAX_PASSKEYS_PER_ACCOUNT": "1000"]) { $1 }).policy
+                .maxPasskeysPerAccount == 1000)
         #expect(configuration.passwordHashQueueLimit == 64)
         #expect(configuration.httpMaxConnections == 1000)
         #expect(configuration.httpMaxConnectionsPerAddress == 64)
@@ -52,7 +57,8 @@ import Testing
         ("RATE_LIMIT_SIGNUPS_PER_ADDRESS", "-1"), ("PASSWORD_HASH_QUEUE_LIMIT", "0"),
         ("HTTP_MAX_CONNECTIONS", "0"), ("HTTP_MAX_CONNECTIONS_PER_ADDRESS", "x"),
         ("HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", "0"), ("METRICS_TOKEN", "short"), ("TRUSTED_PROXIES", "10.0.0.0/40"),
-        ("WEB_CLIENT", "yes"),
+        ("WEB_CLIENT", "yes"), ("MAX_PASSKEYS_PER_ACCOUNT", "0"), ("MAX_PASSKEYS_PER_ACCOUNT", "1001"),
+        ("MAX_PASSKEYS_PER_ACCOUNT", "fifty"),
     ])
     func invalidValuesNameTheirVariable(_ variable: String, _ value: String) {
         var env = base

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyTestSupport
+import PasskeyWire
 import Testing
 
 @testable import PasskeyServer
@@ -102,9 +103,8 @@ import Testing
             let codes =
                 (((schemas?["Problem"] as? [String: Any])?["properties"] as? [String: Any])?["code"] as? [String: Any])?[
                     "enum"] as? [String]
-            #expect(codes?.count == 23)
-            #expect(codes?.contains("reauthentication-required") == true)
-            #expect(codes?.contains("recovery-not-set-up") == true)
+            #expect(codes.map(Set.init) == Set(ErrorCode.allCases.map(\.rawValue)))
+            #expect(codes?.count == ErrorCode.allCases.count)
         }
     }
 }

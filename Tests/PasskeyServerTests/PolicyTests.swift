@@ -4,7 +4,8 @@ import PasskeyTestSupport
 import Testing
 
 /// Configuration that changes ceremony rules: USER_VERIFICATION, PASSKEY_ALGORITHMS,
-/// PASSKEY_ATTESTATION_POLICY, SESSION_LIFETIME_SECONDS.
+/// PASSKEY_ATTESTATION_POLICY, SESSION_LIFETIME_SECONDS. (Under the default `any` policy the
+/// options ask for `attestation: "none"`: PasskeyUpgradeTests.)
 @Suite struct PolicyTests {
     @Test func preferredUserVerificationAcceptsUVZero() async throws {
         try await withServer(environment: ["USER_VERIFICATION": "preferred"]) { server, _ in
@@ -48,10 +49,27 @@ import Testing
             server, _ in
             let client = server.client
             let (token, _) = try await client.passwordUser()
+            // Spec v3: the chain is checked, so the options ask for the statement (with "none"
+            // a browser sends none and every registration is refused).
+            let options = try await client.send("POST", "/v1/passkeys/registrations", token: token)
+            #expect((options.json["publicKey"] as? [String: Any])?["attestation"] as? String == "direct")
+            let signUp = try await client.send("POST", "/v1/passkey-accounts/registrations")
+            #expect((signUp.json["publicKey"] as? [String: Any])?["attestation"] as? String == "direct")
             var passkey = try TestPasskey()
             let refused = try await client.addPasskey(&passkey, token: token)
             #expect(refused.code == "registration-verification-failed")
             #expect(refused.string("reason") == "untrustedAttestation")
+        }
+    }
+
+    @Test func theAnyPolicyAsksForNoAttestation() async throws {
+        try await withServer { server, _ in
+            let client = server.client
+            let (token, _) = try await client.passwordUser()
+            let options = try await client.send("POST", "/v1/passkeys/registrations", token: token)
+            #expect((options.json["publicKey"] as? [String: Any])?["attestation"] as? String == "none")
+            let signUp = try await client.send("POST", "/v1/passkey-accounts/registrations")
+            #expect((signUp.json["publicKey"] as? [String: Any])?["attestation"] as? String == "none")
         }
     }
 

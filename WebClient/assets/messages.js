@@ -27,6 +27,8 @@ const CODES = {
   "recovery-not-set-up":
     "Create recovery codes first (section “Recovery codes” below), so that you can still get in if you lose your passkeys.",
   "reauthentication-required": "For your safety this needs a recent sign-in. Sign in again, then repeat it.",
+  "passkey-limit-reached":
+    "Your account already holds as many passkeys as it may. Delete one you no longer use (section “Passkeys”), then add the new one.",
   "not-found": "That no longer exists. The page has been refreshed.",
   "method-not-allowed": "The server does not support this action.",
   "payload-too-large": "That is too much data to send.",

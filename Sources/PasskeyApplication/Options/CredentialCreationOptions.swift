@@ -26,11 +26,14 @@ package struct CredentialCreationOptions: Hashable, Sendable {
     package let timeoutMilliseconds: Int
     package let excludeCredentials: [CredentialDescriptor]
     package let userVerification: UserVerificationPolicy
+    /// `direct` when the policy checks attestation chains, else `none`.
+    package let attestation: AttestationConveyance
 
     package init(
         relyingPartyID: String, relyingPartyName: String, userHandle: UserHandle, userName: String,
         userDisplayName: String, challenge: Challenge, algorithms: [COSEAlgorithm], timeoutMilliseconds: Int,
-        excludeCredentials: [CredentialDescriptor], userVerification: UserVerificationPolicy
+        excludeCredentials: [CredentialDescriptor], userVerification: UserVerificationPolicy,
+        attestation: AttestationConveyance
     ) {
         self.relyingPartyID = relyingPartyID
         self.relyingPartyName = relyingPartyName
@@ -42,6 +45,7 @@ package struct CredentialCreationOptions: Hashable, Sendable {
         self.timeoutMilliseconds = timeoutMilliseconds
         self.excludeCredentials = excludeCredentials
         self.userVerification = userVerification
+        self.attestation = attestation
     }
 }
 

@@ -32,6 +32,10 @@ package struct PasskeyPolicy: Sendable {
     package var recoverySessionLifetime: TimeInterval
     /// How long an operator-issued recovery code is valid.
     package var operatorRecoveryCodeLifetime: TimeInterval = 86_400
+    /// Passkeys one account may hold (`MAX_PASSKEYS_PER_ACCOUNT`): adding one beyond is refused.
+    package var maxPasskeysPerAccount: Int = 50
+    /// What the creation options ask for: `direct` under `PASSKEY_ATTESTATION_POLICY=trusted`.
+    package var attestationConveyance: AttestationConveyance = .none
 
     package init(
         relyingPartyID: String = "localhost", relyingPartyName: String = "Passkey Server",

@@ -2,8 +2,8 @@ package import Foundation
 package import PasskeyDomain
 
 /// What adding a passkey to an existing account needs from storage: its challenge, consumed at
-/// most once by its own account, and the insert of the verified credential. (The start reads the
-/// account's summary from `AccountRepository`.)
+/// most once by its own account, and the insert of the verified credential within the account's
+/// passkey limit. (The start reads the account's summary from `AccountRepository`.)
 package protocol PasskeyRegistrationRepository: Sendable {
     func saveRegistrationChallenge(_ challenge: PasskeyRegistrationChallenge) async throws(RepositoryError)
 
@@ -12,7 +12,10 @@ package protocol PasskeyRegistrationRepository: Sendable {
     func consumeRegistrationChallenge(id: ChallengeID, accountID: AccountID, now: Date)
         async throws(RepositoryError) -> PasskeyRegistrationChallenge?
 
-    /// Stores a verified passkey. A credential ID already registered (to anyone) throws
-    /// `.conflict(.credentialExists)`.
-    func addCredential(_ credential: PasskeyCredential) async throws(RepositoryError)
+    /// Stores a verified passkey unless its account holds `limit` passkeys already
+    /// (`.limitReached`, nothing written). The count and the insert are atomic: of N concurrent
+    /// additions to an account one short of the limit exactly one is `.added`. A credential ID
+    /// already registered (to anyone) throws `.conflict(.credentialExists)`.
+    @discardableResult
+    func addCredential(_ credential: PasskeyCredential, limit: Int) async throws(RepositoryError) -> CredentialAddition
 }

@@ -61,7 +61,7 @@ extension ServerConfiguration {
         if attestationPolicy == .trusted, anchors == nil {
             throw ConfigurationError(variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "required with the trusted policy")
         }
-        let policy = PasskeyPolicy(
+        var policy = PasskeyPolicy(
             relyingPartyID: rpID, relyingPartyName: rpName,
             challengeLifetime: TimeInterval(
                 try reader.integer("CHALLENGE_LIFETIME_SECONDS", default: 300, range: 10...86_400)),
@@ -83,6 +83,9 @@ extension ServerConfiguration {
                 "RATE_LIMIT_SIGNUPS_PER_ADDRESS", default: 20, range: 0...1_000_000),
             recoverySessionLifetime: TimeInterval(
                 try reader.integer("RECOVERY_SESSION_LIFETIME_SECONDS", default: 900, range: 60...86_400)))
+        policy.maxPasskeysPerAccount = try reader.integer("MAX_PASSKEYS_PER_ACCOUNT", default: 50, range: 1...1000)
+        // The trusted policy checks the attestation statement's chain, so the options must ask for it.
+        policy.attestationConveyance = attestationPolicy == .trusted ? .direct : .none
         let trustedProxies: [IPAddressRange]
         switch ClientAddressResolver.parse(reader.list("TRUSTED_PROXIES", default: [])) {
         case .success(let ranges): trustedProxies = ranges

@@ -33,6 +33,7 @@ extension PasskeyRegistrationStartError: CeremonyFailure {
         switch self {
         case .conditionalNotAllowed: ("registration.start", "conditionalNotAllowed")
         case .reauthenticationRequired: ("registration.start", "reauthenticationRequired")
+        case .passkeyLimitReached: ("registration.start", "passkeyLimitReached")
         case .rateLimited: ("registration.start", "rateLimited")
         case .unauthorized: ("registration.start", "accountGone")
         case .unavailable: ("registration.start", "databaseUnavailable")
@@ -49,6 +50,7 @@ extension PasskeyRegistrationFinishError: CeremonyFailure {
         case .verificationFailed(let failure): ("registration.verifyCredential", failure.reason)
         case .credentialExists: ("registration.storeCredential", "credentialExists")
         case .unauthorized: ("registration.storeCredential", "accountGone")
+        case .passkeyLimitReached: ("registration.storeCredential", "passkeyLimitReached")
         case .unavailable: ("registration", "databaseUnavailable")
         case .internalFailure: ("registration", "internal")
         }

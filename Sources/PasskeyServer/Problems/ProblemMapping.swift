@@ -63,6 +63,7 @@ extension PasskeyRegistrationStartError: ProblemConvertible {
                 status: 403, code: .conditionalNotAllowed,
                 detail: "Conditional registration needs a recent password sign-in.")
         case .reauthenticationRequired: .reauthenticationRequired
+        case .passkeyLimitReached: ProblemMapping.passkeyLimitReached
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .unauthorized: .unauthorized
         case .unavailable: .unavailable
@@ -79,6 +80,7 @@ extension PasskeyRegistrationFinishError: ProblemConvertible {
         case .verificationFailed(let failure): ProblemMapping.verificationFailed(failure)
         case .credentialExists: ProblemMapping.credentialExists
         case .unauthorized: .unauthorized
+        case .passkeyLimitReached: ProblemMapping.passkeyLimitReached
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }
@@ -173,6 +175,10 @@ enum ProblemMapping {
 
     static let credentialExists = Problem(
         status: 409, code: .credentialExists, detail: "This passkey is already registered.")
+
+    static let passkeyLimitReached = Problem(
+        status: 409, code: .passkeyLimitReached,
+        detail: "The account holds as many passkeys as it may; delete one before adding another.")
 
     static func verificationFailed(_ failure: CredentialVerificationFailure) -> Problem {
         Problem(

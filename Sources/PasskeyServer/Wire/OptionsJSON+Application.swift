@@ -16,7 +16,8 @@ extension CreationOptionsJSON {
             excludeCredentials: options.excludeCredentials.map {
                 Descriptor(id: Base64URL.encode($0.id.bytes), transports: $0.transports)
             },
-            authenticatorSelection: Selection(userVerification: options.userVerification.rawValue))
+            authenticatorSelection: Selection(userVerification: options.userVerification.rawValue),
+            attestation: options.attestation.rawValue)
     }
 }
 

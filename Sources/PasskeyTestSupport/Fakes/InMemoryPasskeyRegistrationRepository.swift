@@ -6,7 +6,8 @@ internal import Synchronization
 /// `PasskeyRegistrationRepository` in memory for unit tests of use cases, with the PostgreSQL
 /// adapter's rules: a challenge is consumed at most once, only unexpired (`expiresAt > now`) and
 /// only by its own account (another account's attempt leaves it untouched); credential IDs are
-/// unique across accounts (`seed` stands for a passkey registered before). `failNext` makes the
+/// unique across accounts (`seed` stands for a passkey registered before), and an account holds at
+/// most `limit` of them (seeded ones count). `failNext` makes the
 /// next call throw; `failNextInsert` only the next `addCredential`.
 package final class InMemoryPasskeyRegistrationRepository: PasskeyRegistrationRepository {
     private struct State {
@@ -64,8 +65,11 @@ package final class InMemoryPasskeyRegistrationRepository: PasskeyRegistrationRe
         }
     }
 
-    package func addCredential(_ credential: PasskeyCredential) async throws(RepositoryError) {
-        try state.withLock { (state) throws(RepositoryError) in
+    @discardableResult
+    package func addCredential(_ credential: PasskeyCredential, limit: Int) async throws(RepositoryError)
+        -> CredentialAddition
+    {
+        try state.withLock { (state) throws(RepositoryError) -> CredentialAddition in
             try checkFailure(&state)
             if let error = state.failNextInsert {
                 state.failNextInsert = nil
@@ -74,7 +78,12 @@ package final class InMemoryPasskeyRegistrationRepository: PasskeyRegistrationRe
             guard !state.credentials.contains(where: { $0.id == credential.id }) else {
                 throw .conflict(.credentialExists)
             }
+            // Counted and inserted under the one lock, as the adapter does in one transaction.
+            guard state.credentials.count(where: { $0.accountID == credential.accountID }) < limit else {
+                return .limitReached
+            }
             state.credentials.append(credential)
+            return .added
         }
     }
 }

@@ -62,7 +62,7 @@ package struct PasskeyAccountRegistrationStartUseCase: Sendable {
             userHandle: registration.prospectiveAccountID.userHandle, userName: email?.value ?? "",
             userDisplayName: displayName?.value ?? "", challenge: registration.challenge, algorithms: policy.algorithms,
             timeoutMilliseconds: Int(policy.challengeLifetime * 1000), excludeCredentials: [],
-            userVerification: policy.userVerification)
+            userVerification: policy.userVerification, attestation: policy.attestationConveyance)
         return PasskeyAccountRegistrationStart(registration: registration, options: options)
     }
 }

@@ -9,6 +9,8 @@ package enum PasskeyRegistrationFinishError: Error, Hashable, Sendable {
     case credentialExists
     /// The account was deleted under the request (401, as for a session that is gone).
     case unauthorized
+    /// The account holds `MAX_PASSKEYS_PER_ACCOUNT` passkeys already; nothing was stored.
+    case passkeyLimitReached
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
     case internalFailure(cause: FailureCause)
@@ -68,8 +70,9 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
         let credential = verified.credential(
             accountID: session.account.id, response: response, name: name, residentKey: residentKey, names: names,
             createdAt: now)
+        let addition: CredentialAddition
         do {
-            try await registrations.addCredential(credential)
+            addition = try await registrations.addCredential(credential, limit: policy.maxPasskeysPerAccount)
         } catch {
             switch error {
             case .conflict(.credentialExists): throw .credentialExists
@@ -78,6 +81,7 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
             case .conflict, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }
+        guard addition == .added else { throw .passkeyLimitReached }
         return PasskeyRegistrationFinish(credential: credential, mode: challenge.mode)
     }
 }

@@ -3,10 +3,13 @@ package import PasskeyDomain
 
 /// Why adding a passkey could not start.
 package enum PasskeyRegistrationStartError: Error, Hashable, Sendable {
-    /// Conditional mode needs a password sign-in less than the upgrade window ago.
+    /// Conditional mode needs a password sign-in less than the upgrade window ago, and never
+    /// longer ago than the recent-sign-in window (spec v3).
     case conditionalNotAllowed
     /// `modal` needs a session that signed in recently (`REAUTHENTICATION_WINDOW_SECONDS`).
     case reauthenticationRequired
+    /// The account holds `MAX_PASSKEYS_PER_ACCOUNT` passkeys already.
+    case passkeyLimitReached
     case rateLimited(retryAfter: Int)
     /// The account was deleted under the request (401, as for a session that is gone).
     case unauthorized
@@ -48,19 +51,26 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
     package func execute(session: ActiveSession, mode: RegistrationMode, clientAddress: String)
         async throws(PasskeyRegistrationStartError) -> PasskeyRegistrationStart
     {
-        let now = clock.now
-        if mode == .modal {
+        switch mode {
+        case .modal:
             // A stolen older token must not add the thief's passkey (spec v2, recent sign-in).
             do {
                 _ = try recentSignIn.check(session)
             } catch {
                 throw .reauthenticationRequired
             }
-        }
-        if mode == .conditional {
-            // Checked at start; the challenge lifetime bounds the finish.
-            let age = now.timeIntervalSince(session.session.createdAt)
+        case .conditional:
+            // Checked at start; the challenge lifetime bounds the finish. The recent-sign-in rule
+            // holds here too (spec v3): a step-up window shorter than the upgrade window cannot be
+            // side-stepped by asking for conditional mode. Refused as conditional-not-allowed, as
+            // every other conditional refusal: a modal start is what would need the new sign-in.
+            let age = clock.now.timeIntervalSince(session.session.createdAt)
             guard session.session.method == .password, age < policy.conditionalUpgradeWindow else {
+                throw .conditionalNotAllowed
+            }
+            do {
+                _ = try recentSignIn.check(session)
+            } catch {
                 throw .conditionalNotAllowed
             }
         }
@@ -71,6 +81,9 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
         guard let summary = found else {
             throw .internalFailure(cause: FailureCause(BrokenInvariant("the signed-in account has no summary")))
         }
+        // The finish checks again, atomically with its insert; this spares a ceremony that cannot
+        // end well (spec v3: an account holds at most MAX_PASSKEYS_PER_ACCOUNT passkeys).
+        guard summary.passkeys.count < policy.maxPasskeysPerAccount else { throw .passkeyLimitReached }
         let fresh = issuer.fresh()
         let challenge = PasskeyRegistrationChallenge(
             id: ChallengeID(fresh.id), accountID: summary.account.id, challenge: fresh.challenge, mode: mode,
@@ -85,7 +98,8 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
             algorithms: policy.algorithms, timeoutMilliseconds: Int(policy.challengeLifetime * 1000),
             excludeCredentials: summary.passkeys.map { CredentialDescriptor(id: $0.id, transports: $0.transports) },
             // Conditional create cannot ask the user for anything; UV is not demanded there.
-            userVerification: mode == .conditional ? .preferred : policy.userVerification)
+            userVerification: mode == .conditional ? .preferred : policy.userVerification,
+            attestation: policy.attestationConveyance)
         return PasskeyRegistrationStart(
             challengeID: challenge.id, expiresAt: challenge.expiresAt, mode: mode, options: options)
     }

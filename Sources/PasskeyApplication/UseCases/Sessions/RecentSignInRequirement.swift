@@ -8,7 +8,8 @@ package enum RecentSignInError: Error, Hashable, Sendable {
 
 /// The contract's "recent sign-in" rule for the changes a stolen older token must not make
 /// (deleting the account, a passkey or the password; replacing the recovery codes; adding a
-/// passkey in modal mode): the session signed in at most `policy.reauthenticationWindow` ago.
+/// passkey in modal mode; since v3 it bounds conditional mode too): the session signed in at
+/// most `policy.reauthenticationWindow` ago.
 /// Its one product, `RecentSession`, is what those use cases take, so none of them can run
 /// without the check. The server's `recentSignIn` route kind checks it right after the token,
 /// before every other error of the endpoint.

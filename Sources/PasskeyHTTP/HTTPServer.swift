@@ -152,8 +152,8 @@ package final class HTTPServer: Sendable {
         }
     }
 
-    /// Polls the state every 5 ms until `condition` holds or `deadline` passes (or the task is
-    /// cancelled); returns whether the condition held.
+    /// Waits until `condition` holds or `deadline` passes (or the task is cancelled), looking again
+    /// at every change of the state (`changeState`); returns whether the condition held.
     private func waitUntil(
         _ deadline: ContinuousClock.Instant, _ condition: @escaping (borrowing State) -> Bool
     ) async -> Bool {
@@ -171,7 +171,11 @@ package final class HTTPServer: Sendable {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let registered = state.withLock { state in
                         // Registered under the lock that every change takes: no wake-up is lost.
-                        guard !condition(state), ContinuousClock.now < deadline else { return false }
+                        // Cancellation is looked at here too: `onCancel` wakes under this lock, so a
+                        // cancel that lands between the check above and this one is not lost.
+                        guard !condition(state), ContinuousClock.now < deadline, !Task.isCancelled else {
+                            return false
+                        }
                         state.changeWaiters.append(continuation)
                         return true
                     }

@@ -11,8 +11,10 @@ package final class PGresultOwner: @unchecked Sendable {
     private let handle: OpaquePointer
     /// The columns' names (`PQfname`), in the order of the `SELECT`.
     let columnNames: [String]
-    /// Column name → index (built once per result).
+    /// Column name → index (built once per result); `ambiguous` for a name of several columns.
     let columnIndexes: [String: Int32]
+    /// The index of a name that several columns of the result carry.
+    static let ambiguous: Int32 = -1
     /// The type OID of each column (`PQftype`), by index.
     let columnTypes: [PostgresDataType]
     /// `PQntuples`.
@@ -32,8 +34,9 @@ package final class PGresultOwner: @unchecked Sendable {
             for column in 0..<count {
                 let name = PQfname(handle, column).map { String(cString: $0) } ?? ""
                 names.append(name)
-                // A name that appears twice (`SELECT a.id, b.id`) resolves to its first column, as PQfnumber does.
-                if indexes[name] == nil { indexes[name] = column }
+                // A name that appears twice (`SELECT a.id, b.id`) is ambiguous: reading it by name
+                // throws (`ambiguous` below), so a join never reads the wrong table's column.
+                indexes[name] = indexes[name] == nil ? column : PGresultOwner.ambiguous
                 types.append(PostgresDataType(oid: UInt32(PQftype(handle, column))))
             }
         }

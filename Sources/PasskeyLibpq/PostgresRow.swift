@@ -26,6 +26,10 @@ package struct PostgresRow: Sendable {
         guard let position = result.columnIndexes[column] else {
             throw PostgresError(kind: .decoding, column: column, diagnostic: "the result has no column \(column)")
         }
+        guard position != PGresultOwner.ambiguous else {
+            throw PostgresError(
+                kind: .decoding, column: column, diagnostic: "the result has several columns named \(column)")
+        }
         let columnType = result.columnTypes[Int(position)]
         guard Value.accepts(columnType) else {
             throw PostgresError(

@@ -33,6 +33,20 @@ final class KeyHandle: @unchecked Sendable {
         return .other
     }
 
+    /// The RSA public exponent, big-endian without leading zeros; nil for other keys.
+    var rsaPublicExponent: [UInt8]? {
+        guard EVP_PKEY_is_a(pointer, "RSA") == 1 || EVP_PKEY_is_a(pointer, "RSA-PSS") == 1 else { return nil }
+        var number: OpaquePointer?
+        guard EVP_PKEY_get_bn_param(pointer, PASSKEY_PARAM_RSA_E, &number) == 1, let number else {
+            OpenSSLError.clearQueue()
+            return nil
+        }
+        defer { BN_free(number) }
+        var bytes = [UInt8](repeating: 0, count: Int((BN_num_bits(number) + 7) / 8))
+        let written = bytes.withUnsafeMutableBufferPointer { BN_bn2bin(number, $0.baseAddress) }
+        return Array(bytes.prefix(Int(max(written, 0))))
+    }
+
     /// True when both hold the same public key (`EVP_PKEY_eq`).
     func publicKeyEquals(_ other: KeyHandle) -> Bool {
         let result = EVP_PKEY_eq(pointer, other.pointer) == 1

@@ -9,6 +9,9 @@ package struct PublicKey: Sendable {
     /// The key family and curve or size.
     package var kind: PublicKeyKind { handle.kind }
 
+    /// An RSA key's public exponent (big-endian, no leading zeros); nil for other keys.
+    package var rsaPublicExponent: [UInt8]? { handle.rsaPublicExponent }
+
     /// An EC public key from its affine coordinates (COSE EC2 `x`, `y`).
     /// OpenSSL refuses points that are not on the curve.
     package static func ec(curve: EllipticCurve, x: [UInt8], y: [UInt8]) throws(OpenSSLError) -> PublicKey {

@@ -106,7 +106,16 @@ package struct PostgresAccountRepository: AccountRepository {
 
     package func deleteAccount(id: AccountID) async throws(RepositoryError) -> Bool {
         try await pool.runTransaction { connection async throws(PostgresError) in
-            // Lock the account first, so a concurrent sign-in or registration waits or fails.
+            // Lock order: the rows a sign-in updates before the account. A sign-in locks its
+            // credential (the passkey's counter, the recovery code it consumes, a rehashed
+            // password) and then, inserting its session, the account (the foreign key's KEY
+            // SHARE). Locking the account first and cascading to those rows afterwards deadlocked
+            // with it (SQLSTATE 40P01, seen as a 500 in CeremonyAbuseTests); in this order a racing
+            // sign-in either finishes first or finds its row gone.
+            try await connection.query("SELECT 1 FROM passkey_credentials WHERE account_id = \(id.uuid) FOR UPDATE")
+            try await connection.query("SELECT 1 FROM recovery_codes WHERE account_id = \(id.uuid) FOR UPDATE")
+            try await connection.query("SELECT 1 FROM password_credentials WHERE account_id = \(id.uuid) FOR UPDATE")
+            // Then the account, so a concurrent sign-in or registration waits or fails.
             let email = try await connection.query(
                 """
                 SELECT e.normalized_email FROM accounts a JOIN account_emails e ON e.account_id = a.id

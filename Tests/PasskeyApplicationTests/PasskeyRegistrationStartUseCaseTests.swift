@@ -169,13 +169,11 @@ import Testing
         #expect(f.registrations.challenges.count == 2)
     }
 
-    @Test func aSignedInAccountWithoutASummaryIsAnInternalFailure() async throws {
+    /// The account deleted between the token's check and the start: 401, as if it were gone (spec v3).
+    @Test func anAccountDeletedUnderTheStartIsUnauthorized() async throws {
         let f = try await Fixture()
         _ = try await f.accounts.deleteAccount(id: f.account.id)
-        await #expect(
-            throws: PasskeyRegistrationStartError.internalFailure(
-                cause: FailureCause(BrokenInvariant("the signed-in account has no summary")))
-        ) {
+        await #expect(throws: PasskeyRegistrationStartError.unauthorized) {
             try await f.start(f.session(), .modal)
         }
         #expect(f.registrations.challenges.isEmpty)

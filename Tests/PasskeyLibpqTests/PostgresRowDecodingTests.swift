@@ -62,6 +62,24 @@ import Testing
         }
     }
 
+    /// Two columns of one name (a join's `a.id, b.id`): reading it by name throws instead of
+    /// taking the first; the other columns still decode. (It took the first before.)
+    @Test func aNameOfTwoColumnsIsAmbiguous() async throws {
+        try await withTestDatabase { _, pool in
+            let row = try #require(
+                try await Self.query(pool, "SELECT 'a'::text AS id, 'b'::text AS id, 'c'::text AS other").first)
+            #expect(try row.decode(String.self, column: "other") == "c")
+            do throws(PostgresError) {
+                _ = try row.decode(String.self, column: "id")
+                Issue.record("decoded an ambiguous column")
+            } catch {
+                #expect(error.kind == .decoding)
+                #expect(error.column == "id")
+                #expect(error.diagnostic.contains("several columns"))
+            }
+        }
+    }
+
     @Test(arguments: [
         ("SELECT 7::int4 AS value", "String"), ("SELECT 'x'::text AS value", "Int"),
         ("SELECT gen_random_uuid() AS value", "String"), ("SELECT now() AS value", "Int"),

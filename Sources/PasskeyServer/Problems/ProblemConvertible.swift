@@ -5,7 +5,8 @@ protocol ProblemConvertible: Error {
 }
 
 /// The error of a ceremony step: its answer, plus where it failed and why for the log line and
-/// the metric (`CeremonyFailures.swift`). `ControllerSupport.ceremony` logs, counts and maps it.
+/// the metric (`CeremonyFailures.swift`). `CeremonyRecorder.record` logs and counts it; the route
+/// kind (`HandlerRunner`) answers it with its problem.
 protocol CeremonyFailure: ProblemConvertible {
     /// `step` as in `[PasskeyAuthentication] step=authentication.verifyAssertion`, and the
     /// `reason` (camelCase, the same in log and metric).

@@ -18,7 +18,7 @@ enum AuthenticatorNamesScript {
             for (aaguid, name) in names.sorted(by: { $0.key < $1.key }) { writer.field(aaguid, name) }
         }
         let header = """
-            // Made by the server from Sources/PasskeyServer/Composition/Adapters/KnownAuthenticatorNames.swift
+            // Made by the server from Sources/PasskeyServer/Authenticators/KnownAuthenticatorNames.swift
             // when it loads the web client: edit the names there. Known AAGUIDs → provider names.
 
             """

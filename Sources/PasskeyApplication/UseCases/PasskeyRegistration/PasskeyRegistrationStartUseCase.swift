@@ -78,9 +78,9 @@ package struct PasskeyRegistrationStartUseCase: Sendable {
         let found = try await PasskeyRegistrationStartError.catching { () async throws(RepositoryError) in
             try await accounts.accountSummary(id: session.account.id)
         }
-        guard let summary = found else {
-            throw .internalFailure(cause: FailureCause(BrokenInvariant("the signed-in account has no summary")))
-        }
+        // No summary: the account was deleted since the token was checked. Answered as if it had
+        // been gone already (spec v3, races with deletion), never 500.
+        guard let summary = found else { throw .unauthorized }
         // The finish checks again, atomically with its insert; this spares a ceremony that cannot
         // end well (spec v3: an account holds at most MAX_PASSKEYS_PER_ACCOUNT passkeys).
         guard summary.passkeys.count < policy.maxPasskeysPerAccount else { throw .passkeyLimitReached }

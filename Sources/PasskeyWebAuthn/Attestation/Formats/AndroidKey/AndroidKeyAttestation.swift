@@ -18,6 +18,7 @@ enum AndroidKeyAttestation {
             let certificates = try X5CChain.parse(statement), let leaf = certificates.first,
             let leafKey = try? leaf.publicKey()
         else { throw .invalidAttestation }
+        try AttestationKeyBounds.require(leafKey)
         // Step 2: sig over authenticatorData ‖ clientDataHash with the leaf key and alg.
         guard leafKey.verify(signature: signature, message: input.signedBytes, scheme: COSEKey.scheme(for: algorithm))
         else { throw .invalidAttestation }

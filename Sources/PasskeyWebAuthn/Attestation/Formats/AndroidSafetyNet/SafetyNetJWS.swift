@@ -52,7 +52,8 @@ package struct SafetyNetJWS {
 
     /// Whether the leaf certificate's key signed `header.payload` with the header's `alg`.
     var signatureIsValid: Bool {
-        guard let leaf = certificates.first, let key = try? leaf.publicKey(),
+        // An RSA key outside the contract's bounds is refused before it computes anything.
+        guard let leaf = certificates.first, let key = try? leaf.publicKey(), AttestationKeyBounds.allow(key),
             let signature = algorithm.opensslSignature(signature)
         else { return false }
         return key.verify(signature: signature, message: signingInput, scheme: algorithm.scheme)

@@ -20,10 +20,13 @@ enum PackedAttestation {
             return AttestationResult(type: .self, trustPath: [])
         }
         guard let algorithm = COSEAlgorithm(rawValue: algValue), let leaf = certificates.first,
-            let leafKey = try? leaf.publicKey(),
-            leafKey.verify(signature: signature, message: input.signedBytes, scheme: COSEKey.scheme(for: algorithm))
+            let leafKey = try? leaf.publicKey()
         else { throw .invalidAttestation }
+        // The cheap checks first: the certificate's requirements and its key's size, then the signature.
         try checkCertificateRequirements(leaf, aaguid: input.credential.aaguid)
+        try AttestationKeyBounds.require(leafKey)
+        guard leafKey.verify(signature: signature, message: input.signedBytes, scheme: COSEKey.scheme(for: algorithm))
+        else { throw .invalidAttestation }
         // Basic and AttCA cannot be told apart without metadata: reported as basic.
         return AttestationResult(type: .basic, trustPath: certificates)
     }

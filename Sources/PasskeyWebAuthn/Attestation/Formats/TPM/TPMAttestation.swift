@@ -34,8 +34,10 @@ enum TPMAttestation {
         else { throw .invalidAttestation }
         // Step 5: x5c, and sig over certInfo by the AIK certificate's key with alg.
         guard let certificates = try X5CChain.parse(statement), let aik = certificates.first,
-            let aikKey = try? aik.publicKey(),
-            aikKey.verify(signature: signature, message: certInfoBytes, scheme: COSEKey.scheme(for: algorithm))
+            let aikKey = try? aik.publicKey()
+        else { throw .invalidAttestation }
+        try AttestationKeyBounds.require(aikKey)
+        guard aikKey.verify(signature: signature, message: certInfoBytes, scheme: COSEKey.scheme(for: algorithm))
         else { throw .invalidAttestation }
         // Step 5: §8.3.1 certificate requirements and the AAGUID extension.
         try TPMCertificateRequirements.check(aik, aaguid: input.credential.aaguid)

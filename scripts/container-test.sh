@@ -200,7 +200,7 @@ pull_or_standin debian:bookworm-slim build_debian_slim "debootstrap'd Debian 12 
 pull_or_standin swift:6.3-bookworm build_swift \
     "Debian 12 minbase + the official image's apt packages + this machine's toolchain ($("$toolchain/bin/swift" --version 2>/dev/null | head -n1 | sed 's/ (.*//'))"
 pull_or_standin postgres:15 build_postgres \
-    "Debian 12 minbase + Debian's postgresql-15 + an entrypoint for POSTGRES_USER/PASSWORD/DB"
+    "Debian 12 minbase + Debian's postgresql-15 + an entrypoint for POSTGRES_USER/PASSWORD/DB (and their _FILE)"
 
 # --- The stack -----------------------------------------------------------------------------------
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')

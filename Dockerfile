@@ -22,14 +22,17 @@ RUN apt-get update \
  && useradd --system --uid 10001 --gid passkey --no-create-home --home-dir /app --shell /usr/sbin/nologin passkey
 WORKDIR /app
 COPY --from=build /passkey-server /usr/local/bin/passkey-server
+# Secrets from files (DATABASE_PASSWORD_FILE, METRICS_TOKEN_FILE), then passkey-server (mode 755 in git).
+COPY scripts/container/passkey-entrypoint.sh /usr/local/bin/passkey-entrypoint
 COPY Migrations ./Migrations
 COPY openapi.json ./openapi.json
 COPY TrustAnchors ./TrustAnchors
 COPY WebClient ./WebClient
 ENV PASSKEY_MIGRATIONS_DIR=/app/Migrations PASSKEY_OPENAPI_FILE=/app/openapi.json \
     PASSKEY_WEB_CLIENT_DIR=/app/WebClient HOST=0.0.0.0 PORT=8080
-# Runs as passkey (uid/gid 10001); nothing is written under /app, so a read-only root works.
+# Runs as passkey (uid/gid 10001); nothing is written under /app, so a read-only root works (the
+# entrypoint writes the database password file to /tmp, a tmpfs in docker-compose.yml).
 USER passkey
 EXPOSE 8080
-ENTRYPOINT ["passkey-server"]
+ENTRYPOINT ["passkey-entrypoint"]
 CMD ["serve"]

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `make container-test`: build the Dockerfile's images with podman, bring docker-compose.yml up
 # with podman-compose, wait for health, run the README walk-through and a passkey sign-in with a
-# software authenticator against the published port, and tear everything down (docs/containers.md).
+# software authenticator against the published port, check the stack's hardening (the server's
+# database role cannot create a table and is not superuser, no capabilities, secrets from files,
+# the port on 127.0.0.1, /metrics behind its token), and tear everything down (docs/containers.md).
 #
 # Where an official base image cannot be pulled, a stand-in of the same Debian release is built
 # and tagged with the official name for the duration of the run (scripts/container/*.Containerfile);
@@ -198,11 +200,17 @@ pull_or_standin debian:bookworm-slim build_debian_slim "debootstrap'd Debian 12 
 pull_or_standin swift:6.3-bookworm build_swift \
     "Debian 12 minbase + the official image's apt packages + this machine's toolchain ($("$toolchain/bin/swift" --version 2>/dev/null | head -n1 | sed 's/ (.*//'))"
 pull_or_standin postgres:15 build_postgres \
-    "Debian 12 minbase + Debian's postgresql-15 + an entrypoint for POSTGRES_USER/PASSWORD/DB"
+    "Debian 12 minbase + Debian's postgresql-15 + an entrypoint for POSTGRES_USER/PASSWORD/DB (and their _FILE)"
 
 # --- The stack -----------------------------------------------------------------------------------
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')
 export PASSKEY_IMAGE=localhost/passkey-server:ct-$run PASSKEY_PORT=$port
+# The compose file's secrets, made as its header says: a private folder, one line per file.
+export PASSKEY_SECRETS_DIR=$scratch/secrets
+install -d -m 700 "$PASSKEY_SECRETS_DIR"
+for s in postgres_password migrator_password server_password metrics_token; do
+    (umask 022 && head -c 32 /dev/urandom | base64 | tr -d '/+=\n' >"$PASSKEY_SECRETS_DIR/$s")
+done
 our_images+=("$PASSKEY_IMAGE")
 pc() { "${compose[@]}" -p "$project" -f "$repo/docker-compose.yml" "$@"; }
 container_of() { podman ps -a --format '{{.Names}}' --filter "label=io.podman.compose.project=$project" \
@@ -241,6 +249,13 @@ pg=$(container_of postgres)
 wait_healthy "$pg" 60
 say "$pg is healthy (pg_isready)"
 
+pc up -d --no-build --no-deps postgres-roles >>"$scratch/up.log" 2>&1 || { cat "$scratch/up.log" >&2; die "podman-compose up postgres-roles failed"; }
+roles=$(container_of postgres-roles)
+roles_rc=$(podman wait "$roles")
+podman logs "$roles" 2>&1 | sed 's/^/    postgres-roles| /' | tail -n 5
+[ "$roles_rc" = 0 ] || die "postgres-roles exited with $roles_rc"
+say "$roles completed (exit 0): roles passkey_migrator and passkey_server"
+
 pc up -d --no-build --no-deps migrate >>"$scratch/up.log" 2>&1 || { cat "$scratch/up.log" >&2; die "podman-compose up migrate failed"; }
 migrate=$(container_of migrate)
 migrate_rc=$(podman wait "$migrate")
@@ -259,5 +274,9 @@ podman exec "$server" passkey-server healthcheck --ready || die "readyz is not 2
 say "the walk-through against http://127.0.0.1:$port (origin http://localhost:$port)"
 "$venv/bin/python" scripts/container/walkthrough.py "http://127.0.0.1:$port" "http://localhost:$port" \
     || { podman logs --tail 30 "$server" >&2; die "the walk-through failed"; }
+
+say "the stack's hardening: restricted database role, no capabilities, secrets from files, port on 127.0.0.1"
+bash scripts/container/hardening-check.sh "$pg" "$server" "$migrate" "$port" "$PASSKEY_SECRETS_DIR" \
+    || die "a hardening check failed"
 
 status=passed

@@ -13,8 +13,12 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
         -> Bool
     {
         try await pool.runTransaction { connection async throws(PostgresError) in
-            // The account row lock serialises two concurrent replacements: the later set wins whole.
-            let account = try await connection.query("SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE")
+            // The account row lock serialises two concurrent replacements (the later set wins
+            // whole) and operator codes issued meanwhile. NO KEY UPDATE, not UPDATE: a redemption
+            // holding a code's row lock inserts its session under the account's key-share lock,
+            // which UPDATE would block while this transaction waits for that code: a deadlock.
+            let account = try await connection.query(
+                "SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR NO KEY UPDATE")
             guard account.first != nil else { return false }
             try await connection.query("DELETE FROM recovery_codes WHERE account_id = \(accountID.uuid)")
             for code in codes { try await Self.insert(code, on: connection) }
@@ -23,41 +27,77 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
     }
 
     package func addOperatorCode(
-        normalizedEmail: String, makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
+        normalizedEmail: String, issuedBy: SupportAgentName,
+        makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
     ) async throws(RepositoryError) -> AccountID? {
         try await pool.runTransaction { connection async throws(PostgresError) in
+            // The account row lock serialises concurrent issuing (and a concurrent replacement of
+            // the user's set): each voids what the one before it stored, so one operator code
+            // stays live. NO KEY UPDATE as in `replaceCodes`.
             let found = try await connection.query(
-                "SELECT account_id FROM account_emails WHERE normalized_email = \(normalizedEmail)")
+                """
+                SELECT a.id AS account_id FROM account_emails e JOIN accounts a ON a.id = e.account_id
+                WHERE e.normalized_email = \(normalizedEmail) FOR NO KEY UPDATE OF a
+                """)
             guard let row = found.first else { return nil }
             let accountID = AccountID(try row.decode(column: "account_id"))
+            try await connection.query(
+                """
+                DELETE FROM recovery_codes
+                WHERE account_id = \(accountID.uuid) AND source = \(RecoveryCodeSource.operator.rawValue)
+                  AND used_at IS NULL
+                """)
             try await Self.insert(makeCode(accountID), on: connection)
+            try await Self.recordCodeIssued(accountID: accountID, issuedBy: issuedBy, on: connection)
             return accountID
         }
     }
 
+    /// Where the account event `recovery-code.issued` (`method` = the issuer, never the code) is
+    /// written, in the transaction that stores the code. The `account_events` table arrives with a
+    /// later issue; until then the issuer is recorded by the command's operator log line.
+    static func recordCodeIssued(accountID: AccountID, issuedBy: SupportAgentName, on connection: PostgresConnection)
+        async throws(PostgresError)
+    {}
+
     package func redeem(
-        normalizedEmail: String, codeDigest: [UInt8], now: Date,
+        normalizedEmail: String, codeDigest: [UInt8], now: Date, recentUseWindow: TimeInterval,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession
-    ) async throws(RepositoryError) -> (account: Account, source: RecoveryCodeSource)? {
+    ) async throws(RepositoryError) -> RecoveryCodeRedemption {
         try await pool.runTransaction { connection async throws(PostgresError) in
-            // One statement consumes the code: of concurrent redemptions exactly one updates the
-            // row (the others find used_at set once the winner commits, and match nothing).
-            let used = try await connection.query(
+            // One statement decides. `code` locks the account's unexpired code with this digest,
+            // used or not; a concurrent winner's lock makes it wait, and once the winner commits
+            // it reads the winner's row version (used_at set). `consumed` marks it used only when
+            // the locked version was unused, so of concurrent redemptions exactly one consumes it,
+            // and each loser learns from the same row that it lost to a use just now.
+            let usedAfter = now.addingTimeInterval(-max(0, recentUseWindow))
+            let result = try await connection.query(
                 """
-                UPDATE recovery_codes r SET used_at = \(now)
-                FROM account_emails e JOIN accounts a ON a.id = e.account_id
-                WHERE e.normalized_email = \(normalizedEmail) AND r.account_id = e.account_id
-                  AND r.code_digest = \(bytes: codeDigest) AND r.used_at IS NULL
-                  AND (r.expires_at IS NULL OR r.expires_at > \(now))
-                RETURNING \(unescaped: AccountRow.columns), r.source
+                WITH code AS (
+                    SELECT r.id, r.account_id, r.used_at FROM recovery_codes r JOIN account_emails e ON e.account_id = r.account_id
+                    WHERE e.normalized_email = \(normalizedEmail) AND r.code_digest = \(bytes: codeDigest)
+                      AND (r.expires_at IS NULL OR r.expires_at > \(now))
+                    FOR UPDATE OF r
+                ), consumed AS (
+                    UPDATE recovery_codes r SET used_at = \(now)
+                    FROM code JOIN accounts a ON a.id = code.account_id
+                    WHERE r.id = code.id AND code.used_at IS NULL
+                    RETURNING \(unescaped: AccountRow.columns), r.source
+                )
+                SELECT consumed.*,
+                       (code.used_at IS NOT NULL
+                        AND code.used_at > \(usedAfter)) AS used_just_now
+                FROM code LEFT JOIN consumed ON true
                 """)
-            guard let row = used.first else { return nil }
-            let account = try AccountRow.decode(row)
+            guard let row = result.first else { return .notFound }
+            guard let account = try AccountRow.decodeIfPresent(row) else {
+                return try row.decode(Bool.self, column: "used_just_now") ? .usedJustNow : .notFound
+            }
             guard let source = RecoveryCodeSource(rawValue: try row.decode(column: "source")) else {
                 throw PostgresError(kind: .decoding, diagnostic: "unknown recovery code source")
             }
             try await PostgresSessionRepository.insert(makeSession(account), on: connection)
-            return (account, source)
+            return .redeemed(account: account, source: source)
         }
     }
 

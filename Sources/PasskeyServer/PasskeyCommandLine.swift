@@ -2,7 +2,7 @@ internal import Foundation
 internal import PasskeyApplication
 
 /// Entry point of the `passkey-server` executable: `serve` (default), `migrate`, `sweep`,
-/// `recovery-code EMAIL`, `healthcheck`, `import-passwords FILE`, `verify-response FILE…`, each
+/// `recovery-code --issued-by NAME EMAIL`, `healthcheck`, `import-passwords FILE`, `verify-response FILE…`, each
 /// with `--help`.
 package enum PasskeyCommandLine {
     package static func main() async {
@@ -17,7 +17,8 @@ package enum PasskeyCommandLine {
           serve                     run the HTTP server (the default)
           migrate                   apply pending database migrations and exit
           sweep                     delete expired challenges, registrations and sessions once
-          recovery-code EMAIL       issue one single-use recovery code (support desk), print it on stdout
+          recovery-code --issued-by NAME EMAIL
+                            issue one single-use recovery code (support desk), print it on stdout
           healthcheck [--ready]     exit 0 when the local server answers /healthz (/readyz) with 200
           import-passwords FILE     import password users from JSON lines, all or nothing
           verify-response FILE...   verify captured WebAuthn ceremonies offline

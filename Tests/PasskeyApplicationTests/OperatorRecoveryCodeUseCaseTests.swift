@@ -4,9 +4,11 @@ import PasskeyDomain
 import PasskeyTestSupport
 import Testing
 
-/// `passkey-server recovery-code EMAIL`: one operator code, valid for the policy's lifetime, next
-/// to the user's own set.
+/// `passkey-server recovery-code --issued-by NAME EMAIL`: one operator code, valid for the policy's
+/// lifetime, next to the user's own set; one live at a time.
 @Suite struct OperatorRecoveryCodeUseCaseTests {
+    private static let agent = SupportAgentName("Mika (desk 3)")!
+
     private struct Fixture {
         let codes = InMemoryRecoveryCodeRepository()
         let random = SequentialRandomGenerator()
@@ -29,7 +31,7 @@ import Testing
             id: UUID(), accountID: f.account.id, digest: [9], source: .user, createdAt: f.clock.now, expiresAt: nil)
         _ = try await f.codes.replaceCodes(accountID: f.account.id, with: [own])
 
-        let issued = try await f.useCase.execute(email: " Riku@Example.com ")
+        let issued = try await f.useCase.execute(email: " Riku@Example.com ", issuedBy: Self.agent)
 
         #expect(issued.accountID == f.account.id)
         #expect(issued.expiresAt == f.clock.now.addingTimeInterval(3600))
@@ -44,13 +46,32 @@ import Testing
         #expect(added.source == .operator)
         #expect(added.createdAt == f.clock.now)
         #expect(added.expiresAt == issued.expiresAt)
+        #expect(f.codes.issuers == [Self.agent])
+    }
+
+    @Test func issuingVoidsTheEarlierUnusedOperatorCodeButNotTheUsersSet() async throws {
+        let f = Fixture()
+        let own = StoredRecoveryCode(
+            id: UUID(), accountID: f.account.id, digest: [9], source: .user, createdAt: f.clock.now, expiresAt: nil)
+        _ = try await f.codes.replaceCodes(accountID: f.account.id, with: [own])
+        let first = try await f.useCase.execute(email: "riku@example.com", issuedBy: Self.agent)
+        let other = SupportAgentName("Jun")!
+        let second = try await f.useCase.execute(email: "riku@example.com", issuedBy: other)
+
+        #expect(first.code != second.code)
+        let stored = f.codes.storedCodes
+        #expect(stored.map(\.source) == [.user, .operator])
+        #expect(stored.last?.digest == Array(try #require(RecoveryCode(presented: second.code)).canonical.utf8))
+        #expect(f.codes.issuers == [Self.agent, other])
     }
 
     @Test func aMalformedEmailIsInvalidAndAnUnknownOneUnknown() async throws {
         let f = Fixture()
-        await #expect(throws: OperatorRecoveryCodeError.invalidEmail) { try await f.useCase.execute(email: "riku") }
+        await #expect(throws: OperatorRecoveryCodeError.invalidEmail) {
+            try await f.useCase.execute(email: "riku", issuedBy: Self.agent)
+        }
         await #expect(throws: OperatorRecoveryCodeError.unknownEmail) {
-            try await f.useCase.execute(email: "nobody@example.com")
+            try await f.useCase.execute(email: "nobody@example.com", issuedBy: Self.agent)
         }
         #expect(f.codes.storedCodes.isEmpty)
     }
@@ -59,11 +80,11 @@ import Testing
         let f = Fixture()
         f.codes.failNext(.unavailable)
         await #expect(throws: OperatorRecoveryCodeError.unavailable) {
-            try await f.useCase.execute(email: "riku@example.com")
+            try await f.useCase.execute(email: "riku@example.com", issuedBy: Self.agent)
         }
         f.codes.failNext(.scripted("addOperatorCode"))
         await #expect(throws: OperatorRecoveryCodeError.internalFailure(cause: .scripted("addOperatorCode"))) {
-            try await f.useCase.execute(email: "riku@example.com")
+            try await f.useCase.execute(email: "riku@example.com", issuedBy: Self.agent)
         }
         #expect(f.codes.storedCodes.isEmpty)
     }

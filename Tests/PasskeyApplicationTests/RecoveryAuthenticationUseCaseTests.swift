@@ -72,6 +72,46 @@ import Testing
         }
     }
 
+    /// A use that finds the code consumed just now (a double submit that lost the race) answers
+    /// like any used code but is not counted; once the window has passed, it counts again.
+    @Test func aUseOfACodeConsumedJustNowIsRefusedButNotCounted() async throws {
+        let f = Fixture()
+        try await f.store(Self.code)
+        _ = try await f.useCase.execute(
+            email: "hanako@example.com", code: Self.code.formatted, clientAddress: "192.0.2.1")
+        for _ in 0..<3 { #expect(await f.failure(Self.code.formatted) == .invalidCredentials) }
+        #expect(f.limits.countedAttempts == 0)
+        f.clock.advance(by: RecoveryAuthenticationUseCase.recentUseWindow + 1)
+        #expect(await f.failure(Self.code.formatted) == .invalidCredentials)
+        #expect(f.limits.countedAttempts == 1)
+    }
+
+    /// Thirty uses of one code at once, with a budget of 2: one session, 29 used-code answers,
+    /// none refused by the others' attempts in flight, nothing left counted.
+    @Test func aBurstOfOneCodeIsOneSessionAndNoCountedFailure() async throws {
+        let f = Fixture()
+        try await f.store(Self.code)
+        let useCase = f.useCase
+        let outcomes = await withTaskGroup(of: RecoveryAuthenticationError?.self) { group in
+            for _ in 0..<30 {
+                group.addTask { () async -> RecoveryAuthenticationError? in
+                    do throws(RecoveryAuthenticationError) {
+                        _ = try await useCase.execute(
+                            email: "hanako@example.com", code: Self.code.formatted, clientAddress: "192.0.2.1")
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            return await group.reduce(into: [RecoveryAuthenticationError?]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == nil }.count == 1)
+        #expect(outcomes.filter { $0 == .invalidCredentials }.count == 29)
+        #expect(f.limits.countedAttempts == 0)
+        #expect(f.codes.sessions.count == 1)
+    }
+
     @Test func anExpiredOperatorCodeIsRefused() async throws {
         let f = Fixture()
         try await f.store(Self.code, source: .operator, expiresIn: 60)

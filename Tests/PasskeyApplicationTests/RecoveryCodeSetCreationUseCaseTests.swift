@@ -41,7 +41,9 @@ import Testing
 
     @Test func aNewSetReplacesEveryEarlierCode() async throws {
         let f = Fixture()
-        _ = try await f.codes.addOperatorCode(normalizedEmail: "aoi@example.com") { accountID in
+        _ = try await f.codes.addOperatorCode(
+            normalizedEmail: "aoi@example.com", issuedBy: SupportAgentName("Desk")!
+        ) { accountID in
             StoredRecoveryCode(
                 id: UUID(), accountID: accountID, digest: [1], source: .operator, createdAt: Date(),
                 expiresAt: Date().addingTimeInterval(86_400))

@@ -80,8 +80,11 @@ import Testing
         await #expect(try run(["healthcheck", "--timeout", "0"]).status == 2)
     }
 
-    /// Runs `passkey-server recovery-code EMAIL` on `database`; stdout and stderr apart.
-    static func recoveryCode(for email: String, database: TestDatabase) async throws -> (
+    /// Runs `passkey-server recovery-code --issued-by NAME EMAIL` on `database` (or the command
+    /// with `arguments` instead); stdout and stderr apart.
+    static func recoveryCode(
+        for email: String, issuedBy: String = "Mika (desk 3)", arguments: [String]? = nil, database: TestDatabase
+    ) async throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
         let folder = FileManager.default.temporaryDirectory
@@ -97,7 +100,8 @@ import Testing
         var status: Int32 = 0
         do {
             try await ChildProcess.run(
-                [executablePath, "recovery-code", email], logFile: out, errorFile: err, environment: env)
+                [executablePath, "recovery-code"] + (arguments ?? ["--issued-by", issuedBy, email]), logFile: out,
+                errorFile: err, environment: env)
         } catch let failure as ChildProcess.Failure {
             status = failure.status
         }
@@ -121,6 +125,8 @@ import Testing
             #expect(RecoveryTests.hasCodeShape(code))
             #expect(issued.stderr.contains("event=operator_recovery_code_issued"))
             #expect(issued.stderr.contains("level=warning"))
+            #expect(issued.stderr.contains("issued_by=\"Mika (desk 3)\""))
+            #expect(issued.stderr.contains("account_id="))
             #expect(!issued.stderr.contains(code))
             let session = try await client.send("POST", "/v1/recovery/sessions", json: ["email": email, "code": code])
             #expect(session.status == 200)
@@ -134,6 +140,49 @@ import Testing
             #expect(unknown.stdout.isEmpty)
             #expect(unknown.stderr.split(separator: "\n").count == 1)
             #expect(unknown.stderr.contains("no account"))
+        }
+    }
+
+    /// Issuing a code voids the earlier unused one: of three issued before any use, only the last
+    /// signs in (the finding: all three did). Without a valid `--issued-by` nothing is issued.
+    @Test func recoveryCodeCommandKeepsOneLiveCodeAndNeedsItsIssuer() async throws {
+        try await withServer { server, database in
+            let client = server.client
+            let (_, email) = try await client.passwordUser()
+            var codes: [String] = []
+            for issuer in ["Mika", "Jun", "Mika"] {
+                let issued = try await Self.recoveryCode(for: email, issuedBy: issuer, database: database)
+                #expect(issued.status == 0)
+                #expect(issued.stderr.contains("issued_by=\(issuer)"))
+                codes.append(issued.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            #expect(Set(codes).count == 3)
+            for voided in codes.dropLast() {
+                let refused = try await client.send(
+                    "POST", "/v1/recovery/sessions", json: ["email": email, "code": voided])
+                #expect(refused.status == 401)
+                #expect(refused.code == "invalid-credentials")
+            }
+            let session = try await client.send(
+                "POST", "/v1/recovery/sessions", json: ["email": email, "code": codes[2]])
+            #expect(session.status == 200)
+
+            for arguments in [
+                [email], ["--issued-by", email], ["--issued-by", "", email],
+                ["--issued-by", "Mika\nlevel=info", email],
+                ["--issued-by", "Mika\u{202E}", email], ["--issued-by=" + String(repeating: "M", count: 65), email],
+                ["--issued-by", "Mika", "--issued-by", "Jun", email], ["--issued-by", "Mika", email, email],
+                ["--issued-by", "Mika", "--bogus", email],
+            ] {
+                let refused = try await Self.recoveryCode(for: email, arguments: arguments, database: database)
+                #expect(refused.status == 2, "\(arguments)")
+                #expect(refused.stdout.isEmpty)
+                #expect(refused.stderr.contains("usage: passkey-server recovery-code --issued-by NAME EMAIL"))
+            }
+            let accepted = try await Self.recoveryCode(
+                for: email, arguments: ["--issued-by=Jun", email], database: database)
+            #expect(accepted.status == 0)
+            #expect(accepted.stderr.contains("issued_by=Jun"))
         }
     }
 

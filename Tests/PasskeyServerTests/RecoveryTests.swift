@@ -103,6 +103,37 @@ import Testing
         }
     }
 
+    /// The finding: thirty parallel uses of one valid code (a double-submitted form) gave 1×200,
+    /// 9×401 counted as failures and 20×429, locking the user out. With the default budget (10
+    /// per email): exactly one signs in, the rest are the used-code 401, and none was counted, so
+    /// the password still signs in afterwards.
+    @Test func aDoubleSubmittedCodeSignsInOnceAndDoesNotLockTheUserOut() async throws {
+        try await withServer { server, _ in
+            let client = server.client
+            let (token, email) = try await client.passwordUser(password: "the password")
+            let codes = try #require(
+                try await client.send("POST", "/v1/account/recovery-codes", token: token).json["codes"] as? [String])
+            let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for _ in 0..<30 {
+                    group.addTask {
+                        let answer = try await client.send(
+                            "POST", "/v1/recovery/sessions", json: ["email": email, "code": codes[0]])
+                        return (answer.status, answer.code)
+                    }
+                }
+                return try await group.reduce(into: [(Int, String?)]()) { $0.append($1) }
+            }
+            #expect(answers.filter { $0.0 == 200 }.count == 1)
+            #expect(answers.filter { $0.0 == 401 && $0.1 == "invalid-credentials" }.count == 29)
+            let password = try await client.send(
+                "POST", "/v1/sessions", json: ["email": email, "password": "the password"])
+            #expect(password.status == 200)
+            let second = try await client.send(
+                "POST", "/v1/recovery/sessions", json: ["email": email, "code": codes[1]])
+            #expect(second.status == 200)
+        }
+    }
+
     @Test func failedCodesCountAgainstThePasswordLimits() async throws {
         try await withServer(environment: ["RATE_LIMIT_PASSWORD_PER_EMAIL": "2"]) { server, _ in
             let client = server.client

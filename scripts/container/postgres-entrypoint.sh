@@ -2,8 +2,22 @@
 # The stand-in postgres:15 image's entrypoint: the official image's contract, reduced to what a
 # compose file uses. On an empty $PGDATA: initdb with POSTGRES_USER (default postgres) as the
 # superuser and POSTGRES_PASSWORD as its password, scram-sha-256 over TCP, trust on the local
-# socket (as the official image), and a database POSTGRES_DB (default: the user's name).
+# socket (as the official image), and a database POSTGRES_DB (default: the user's name). As the
+# official image, each of the three may instead be read from the file VAR_FILE names (compose
+# `secrets`).
 set -euo pipefail
+
+for var in POSTGRES_USER POSTGRES_PASSWORD POSTGRES_DB; do
+    file_var=${var}_FILE
+    if [ -n "${!file_var:-}" ]; then
+        if [ -n "${!var:-}" ]; then
+            echo "entrypoint: both $var and $file_var are set" >&2
+            exit 1
+        fi
+        export "$var=$(<"${!file_var}")"
+        unset "$file_var"
+    fi
+done
 
 if [ "${1:-}" != postgres ]; then exec "$@"; fi
 

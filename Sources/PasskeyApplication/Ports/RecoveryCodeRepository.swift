@@ -30,17 +30,24 @@ package protocol RecoveryCodeRepository: Sendable {
     /// working, and `codes` are stored. False when the account does not exist.
     func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode]) async throws(RepositoryError) -> Bool
 
-    /// Stores one operator code for the account of `normalizedEmail`; nil when no account has
-    /// that email. The user's own set is not touched.
-    func addOperatorCode(normalizedEmail: String, makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode)
-        async throws(RepositoryError) -> AccountID?
+    /// In one transaction: voids (deletes) the unused operator codes of the account of
+    /// `normalizedEmail` and stores the one `makeCode` builds, so one operator code is live at a
+    /// time however many are issued at once (the account row lock serialises them); nil when no
+    /// account has that email. The user's own set is not touched. `issuedBy` is for the account
+    /// event `recovery-code.issued`, written in the same transaction once `account_events` exists.
+    func addOperatorCode(
+        normalizedEmail: String, issuedBy: SupportAgentName,
+        makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
+    ) async throws(RepositoryError) -> AccountID?
 
-    /// In one transaction: marks the unused, unexpired code with this digest of the account of
-    /// `normalizedEmail` used (of concurrent calls exactly one succeeds) and inserts the session
-    /// `makeSession` builds for that account. Nil when there is no such code (unknown email, wrong,
-    /// used or expired code): then nothing changed.
+    /// In one transaction, by one statement: marks the unused, unexpired code with this digest of
+    /// the account of `normalizedEmail` used (of concurrent calls exactly one succeeds) and
+    /// inserts the session `makeSession` builds for that account. When the code is the account's
+    /// and was used less than `recentUseWindow` before `now` (by the winner of a race),
+    /// `.usedJustNow`; otherwise (unknown email, wrong, expired or long-used code) `.notFound`.
+    /// Then nothing changed.
     func redeem(
-        normalizedEmail: String, codeDigest: [UInt8], now: Date,
+        normalizedEmail: String, codeDigest: [UInt8], now: Date, recentUseWindow: TimeInterval,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession
-    ) async throws(RepositoryError) -> (account: Account, source: RecoveryCodeSource)?
+    ) async throws(RepositoryError) -> RecoveryCodeRedemption
 }

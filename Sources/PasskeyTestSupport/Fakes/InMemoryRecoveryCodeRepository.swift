@@ -9,7 +9,8 @@ package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
     private struct State {
         var accounts: [String: Account] = [:]
         var codes: [StoredRecoveryCode] = []
-        var used: Set<UUID> = []
+        var used: [UUID: Date] = [:]
+        var issuers: [SupportAgentName] = []
         var sessions: [AuthenticationSession] = []
         var failNext: RepositoryError?
     }
@@ -25,6 +26,8 @@ package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
     package func failNext(_ error: RepositoryError) { state.withLock { $0.failNext = error } }
     package var sessions: [AuthenticationSession] { state.withLock { $0.sessions } }
     package var storedCodes: [StoredRecoveryCode] { state.withLock { $0.codes } }
+    /// Who issued each operator code, in order (the future `recovery-code.issued` events).
+    package var issuers: [SupportAgentName] { state.withLock { $0.issuers } }
 
     private func checkFailure(_ state: inout State) throws(RepositoryError) {
         if let error = state.failNext {
@@ -46,31 +49,38 @@ package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
     }
 
     package func addOperatorCode(
-        normalizedEmail: String, makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
+        normalizedEmail: String, issuedBy: SupportAgentName,
+        makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
     ) async throws(RepositoryError) -> AccountID? {
         try state.withLock { (state) throws(RepositoryError) -> AccountID? in
             try checkFailure(&state)
             guard let account = state.accounts[normalizedEmail] else { return nil }
+            state.codes.removeAll { [used = state.used] code in
+                code.accountID == account.id && code.source == .operator && used[code.id] == nil
+            }
             state.codes.append(makeCode(account.id))
+            state.issuers.append(issuedBy)
             return account.id
         }
     }
 
     package func redeem(
-        normalizedEmail: String, codeDigest: [UInt8], now: Date,
+        normalizedEmail: String, codeDigest: [UInt8], now: Date, recentUseWindow: TimeInterval,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession
-    ) async throws(RepositoryError) -> (account: Account, source: RecoveryCodeSource)? {
-        try state.withLock { (state) throws(RepositoryError) -> (account: Account, source: RecoveryCodeSource)? in
+    ) async throws(RepositoryError) -> RecoveryCodeRedemption {
+        try state.withLock { (state) throws(RepositoryError) -> RecoveryCodeRedemption in
             try checkFailure(&state)
             guard let account = state.accounts[normalizedEmail],
                 let code = state.codes.first(where: {
-                    $0.accountID == account.id && $0.digest == codeDigest && !state.used.contains($0.id)
-                        && ($0.expiresAt.map { $0 > now } ?? true)
+                    $0.accountID == account.id && $0.digest == codeDigest && ($0.expiresAt.map { $0 > now } ?? true)
                 })
-            else { return nil }
-            state.used.insert(code.id)
+            else { return .notFound }
+            if let usedAt = state.used[code.id] {
+                return usedAt > now.addingTimeInterval(-max(0, recentUseWindow)) ? .usedJustNow : .notFound
+            }
+            state.used[code.id] = now
             state.sessions.append(makeSession(account))
-            return (account, code.source)
+            return .redeemed(account: account, source: code.source)
         }
     }
 }

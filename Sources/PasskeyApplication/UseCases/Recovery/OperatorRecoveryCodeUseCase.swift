@@ -9,9 +9,10 @@ package enum OperatorRecoveryCodeError: Error, Hashable, Sendable {
     case internalFailure(cause: FailureCause)
 }
 
-/// `passkey-server recovery-code EMAIL`: one single-use code for the account, valid
-/// `operatorRecoveryCodeLifetime` (24 hours), next to the user's own set (which it does not
-/// replace, and which it does not count in: it cannot satisfy `recovery-not-set-up`).
+/// `passkey-server recovery-code --issued-by NAME EMAIL`: one single-use code for the account,
+/// valid `operatorRecoveryCodeLifetime` (24 hours), next to the user's own set (which it does not
+/// replace, and which it does not count in: it cannot satisfy `recovery-not-set-up`). It voids the
+/// account's earlier unused operator codes in the same transaction: one is live at a time.
 package struct OperatorRecoveryCodeUseCase: Sendable {
     let recoveryCodes: any RecoveryCodeRepository
     let random: any RandomGenerator
@@ -31,7 +32,7 @@ package struct OperatorRecoveryCodeUseCase: Sendable {
     }
 
     /// The code (formatted, to be read to the user), the account and when the code expires.
-    package func execute(email rawEmail: String) async throws(OperatorRecoveryCodeError)
+    package func execute(email rawEmail: String, issuedBy: SupportAgentName) async throws(OperatorRecoveryCodeError)
         -> (code: String, accountID: AccountID, expiresAt: Date)
     {
         guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
@@ -42,7 +43,8 @@ package struct OperatorRecoveryCodeUseCase: Sendable {
         let id = random.uuid()
         let accountID: AccountID?
         do {
-            accountID = try await recoveryCodes.addOperatorCode(normalizedEmail: email.normalized) { account in
+            accountID = try await recoveryCodes.addOperatorCode(normalizedEmail: email.normalized, issuedBy: issuedBy) {
+                account in
                 StoredRecoveryCode(
                     id: id, accountID: account, digest: digest, source: .operator, createdAt: now, expiresAt: expiresAt)
             }

@@ -14,7 +14,9 @@
 # overhead, so do not compare a profiled run's figures), BENCH_SKIP_INSTALL (1 = skip apt/pip checks),
 # BENCH_BASELINE_BIN (an older passkey-server release binary, e.g. from bench/baseline.sh REV: each
 # swift and swift-8 row is then preceded by the same row on that binary, swift-baseline and
-# swift-8-baseline, with identical settings and database state).
+# swift-8-baseline, with identical settings and database state; BENCH_BASELINE_ORDER=after runs
+# the baseline row after this tree's instead, so that two runs, one of each order, cancel the
+# drift of a run's later rows).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -41,6 +43,8 @@ FLOOD=${FLOOD:-8}
 OPEN_RATE=${OPEN_RATE:-}
 SCRATCH=${BENCH_SCRATCH:-$ROOT/.build-bench}
 BASELINE=${BENCH_BASELINE_BIN:-}
+BASELINE_ORDER=${BENCH_BASELINE_ORDER:-before}
+case "$BASELINE_ORDER" in before | after) ;; *) echo "bench: BENCH_BASELINE_ORDER is before or after" >&2; exit 2 ;; esac
 
 int_in() { [[ $2 =~ ^[0-9]+$ ]] && (($2 >= $3 && $2 <= $4)) || { echo "bench: $1 must be $3…$4 (got '$2')" >&2; exit 2; }; }
 int_in DURATION "$DURATION" 1 300
@@ -60,8 +64,9 @@ if [ -n "$BASELINE" ]; then
     [ -f "$BASELINE" ] && [ -x "$BASELINE" ] \
         || { echo "bench: BENCH_BASELINE_BIN must be an executable passkey-server (got '$BASELINE')" >&2; exit 2; }
     BASELINE=$(realpath "$BASELINE")
-    # bench/baseline.sh writes the commit beside the binary; otherwise the path is the label.
-    BASELINE_LABEL=$(head -n 1 "$BASELINE.revision" 2>/dev/null | cut -d' ' -f1)
+    # bench/baseline.sh writes the commit beside the binary; otherwise (no .revision file: head
+    # fails, which must not end the run under pipefail) the path is the label.
+    BASELINE_LABEL=$( { head -n 1 "$BASELINE.revision" 2>/dev/null || true; } | cut -d' ' -f1)
     BASELINE_LABEL=${BASELINE_LABEL:-$BASELINE}
 fi
 
@@ -310,17 +315,19 @@ for row in "${rows[@]}"; do
     ran+=("$row")
     case "$row" in
     swift)
+        [ "$BASELINE_ORDER" = after ] && run_swift swift
         if [ -n "$BASELINE" ]; then
             ROW_SERVER=$BASELINE run_swift swift-baseline
             ran+=(swift-baseline)
         fi
-        run_swift swift ;;
+        [ "$BASELINE_ORDER" = after ] || run_swift swift ;;
     swift-8)
+        [ "$BASELINE_ORDER" = after ] && CONCURRENCY=8 run_swift swift-8
         if [ -n "$BASELINE" ]; then
             CONCURRENCY=8 ROW_SERVER=$BASELINE run_swift swift-8-baseline
             ran+=(swift-8-baseline)
         fi
-        CONCURRENCY=8 run_swift swift-8 ;;
+        [ "$BASELINE_ORDER" = after ] || CONCURRENCY=8 run_swift swift-8 ;;
     swift-flood) run_swift swift-flood -flood "$FLOOD" ;;
     swift-open)
         rate=$OPEN_RATE

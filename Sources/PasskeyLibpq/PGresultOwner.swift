@@ -2,48 +2,34 @@ internal import CLibpq
 
 /// The one owner of a libpq `PGresult`: it clears it (`PQclear`) in `deinit`, when the last
 /// `PostgresResult` or `PostgresRow` reading it lets go, and nothing else in the package frees
-/// one. The column names and types are read once here, so that rows are decoded by name
-/// without looking a name up in libpq per row.
+/// one. Its column layout (`PostgresColumns`) is read once per shape of result, so that rows
+/// are decoded by name without looking a name up in libpq per row.
 ///
 /// `@unchecked Sendable`: a `PGresult` is immutable once libpq hands it over, and libpq allows
 /// reading one from several threads; the handle never leaves this class.
 package final class PGresultOwner: @unchecked Sendable {
     private let handle: OpaquePointer
-    /// The columns' names (`PQfname`), in the order of the `SELECT`.
-    let columnNames: [String]
-    /// Column name → index (built once per result); `ambiguous` for a name of several columns.
-    let columnIndexes: [String: Int32]
+    /// The columns (names, name → index, types), shared with earlier results of the same shape
+    /// on the connection.
+    let columns: PostgresColumns
     /// The index of a name that several columns of the result carry.
     static let ambiguous: Int32 = -1
-    /// The type OID of each column (`PQftype`), by index.
-    let columnTypes: [PostgresDataType]
     /// `PQntuples`.
     let rowCount: Int32
 
-    init(_ handle: OpaquePointer) {
+    /// Takes ownership of `handle`; `columns` is its layout, when the caller has one cached.
+    init(_ handle: OpaquePointer, columns: PostgresColumns? = nil) {
         self.handle = handle
         rowCount = PQntuples(handle)
-        let count = PQnfields(handle)
-        var names: [String] = []
-        var indexes: [String: Int32] = [:]
-        var types: [PostgresDataType] = []
-        if count > 0 {
-            names.reserveCapacity(Int(count))
-            indexes.reserveCapacity(Int(count))
-            types.reserveCapacity(Int(count))
-            for column in 0..<count {
-                let name = PQfname(handle, column).map { String(cString: $0) } ?? ""
-                names.append(name)
-                // A name that appears twice (`SELECT a.id, b.id`) is ambiguous: reading it by name
-                // throws (`ambiguous` below), so a join never reads the wrong table's column.
-                indexes[name] = indexes[name] == nil ? column : PGresultOwner.ambiguous
-                types.append(PostgresDataType(oid: UInt32(PQftype(handle, column))))
-            }
-        }
-        columnNames = names
-        columnIndexes = indexes
-        columnTypes = types
+        self.columns = columns ?? PostgresColumns(of: handle)
     }
+
+    /// The columns' names (`PQfname`), in the order of the `SELECT`.
+    var columnNames: [String] { columns.names }
+    /// Column name → index; `ambiguous` for a name of several columns.
+    var columnIndexes: [String: Int32] { columns.indexes }
+    /// The type OID of each column (`PQftype`), by index.
+    var columnTypes: [PostgresDataType] { columns.types }
 
     deinit {
         PQclear(handle)

@@ -14,6 +14,8 @@ package final class PostgresConnection {
     private var prepared: [String: String] = [:]
     /// Named prepared statements and session settings; off behind a transaction-pooling PgBouncer.
     private let preparedStatements: Bool
+    /// The column layouts of the results this connection has read (one per statement, in practice).
+    private var columnLayouts = PostgresColumns.Cache()
     /// A statement was cut off by the loop's shutdown: its result is still pending on the socket.
     private var abandoned = false
 
@@ -48,7 +50,7 @@ package final class PostgresConnection {
         PQsetNoticeReceiver(handle, { _, _ in }, nil)
         if preparedStatements {
             let settings = PQexec(handle, "SET TimeZone TO 'UTC'; SET client_min_messages TO warning")
-            try check(settings.map(PGresultOwner.init))
+            try check(settings.map { PGresultOwner($0) })
         }
         guard PQsetnonblocking(handle, 1) == 0 else {
             throw PostgresError(kind: .connection, diagnostic: Self.message(PQerrorMessage(handle)))
@@ -173,7 +175,8 @@ package final class PostgresConnection {
                 guard await loop.wait(for: socket) else { throw loopStopped() }
                 guard PQconsumeInput(handle) == 1 else { throw connectionError() }
             }
-            guard let result = PQgetResult(handle).map(PGresultOwner.init) else { break }
+            guard let returned = PQgetResult(handle) else { break }
+            let result = PGresultOwner(returned, columns: columnLayouts.layout(of: returned))
             last = result
             if failure == nil {
                 do { try check(result) } catch { failure = error }

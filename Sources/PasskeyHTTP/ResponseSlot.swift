@@ -9,9 +9,9 @@ import Synchronization
 /// that libmicrohttpd has already closed and freed.
 ///
 /// `@unchecked Sendable` is safe: the only mutable state is behind the `Mutex`, and the
-/// connection pointer is used only under that lock while the connection is still suspended
-/// (libmicrohttpd neither times out nor frees a suspended connection, and
-/// `MHD_resume_connection` may be called from any thread).
+/// connection pointer is used only while the connection is still suspended, by the one call
+/// that completed the slot (libmicrohttpd neither times out nor frees a suspended connection,
+/// and `MHD_resume_connection` may be called from any thread).
 final class ResponseSlot: @unchecked Sendable {
     private enum Phase {
         /// The handler runs; the task is attached right after it was created.
@@ -43,13 +43,19 @@ final class ResponseSlot: @unchecked Sendable {
     /// whether this call resumed it.
     @discardableResult
     func complete(with response: HTTPResponse) -> Bool {
-        phase.withLock { phase in
+        let resumes = phase.withLock { phase in
             guard case .running = phase else { return false }
             phase = .completed(response)
-            // Under the lock, so that no second resume can race with this one.
-            MHD_resume_connection(connection)
             return true
         }
+        // Only the call that moved the phase from `running` resumes, so there is one resume. It
+        // runs outside the lock: libmicrohttpd's worker wakes at once and takes the response
+        // (`takeResponse`), which used to wait on this lock while the resume was still running
+        // (the futex contention of docs/benchmark.md). The connection stays valid until it is
+        // resumed: libmicrohttpd neither times out nor frees a suspended connection, and
+        // shutdown stops the daemon only after every resumed connection took its response.
+        if resumes { MHD_resume_connection(connection) }
+        return resumes
     }
 
     /// Cancels the handler's task (used when the shutdown grace period ran out).

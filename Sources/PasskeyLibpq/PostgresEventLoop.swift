@@ -141,7 +141,7 @@ package final class PostgresEventLoop: TaskExecutor, @unchecked Sendable {
         var ready = [Int32](repeating: 0, count: 64)
         // Jobs are taken by swapping arrays, so neither side copies or allocates per turn.
         var jobs: [UnownedJob] = []
-        while !shared.withLock({ $0.stopping }) {
+        while true {
             // Run every job there is; jobs resumed by those jobs run in the same turn.
             while true {
                 shared.withLock { swap(&jobs, &$0.jobs) }
@@ -149,10 +149,14 @@ package final class PostgresEventLoop: TaskExecutor, @unchecked Sendable {
                 for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
                 jobs.removeAll(keepingCapacity: true)
             }
-            let block = shared.withLock { state -> Bool in
-                state.sleeping = state.jobs.isEmpty
-                return state.sleeping
+            // `stopping` is read in the lock taken here anyway (no extra lock per turn: the
+            // loop turns once per batch of jobs, and every lock it takes is one that MHD's
+            // threads, enqueueing request tasks, may have to wait for).
+            let (block, stopping) = shared.withLock { state -> (Bool, Bool) in
+                state.sleeping = state.jobs.isEmpty && !state.stopping
+                return (state.sleeping, state.stopping)
             }
+            if stopping { break }
             let count = ready.withUnsafeMutableBufferPointer { buffer in
                 passkey_epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), block ? -1 : 0)
             }

@@ -33,17 +33,22 @@ extension RepositoryBackedError {
 // Who answers what when the account is deleted under the request. The use cases that create
 // the account, or write no row that references one, cannot meet it: for them it is unexpected.
 
+extension FailureCause {
+    /// `RepositoryError.accountGone` where a use case cannot meet it: a 500 with this cause.
+    static let unexpectedAccountGone = FailureCause(RepositoryError.accountGone)
+}
+
 extension PasswordAccountRegistrationError: RepositoryBackedError {
-    package static var accountGone: Self { .internalFailure(cause: FailureCause(RepositoryError.accountGone)) }
+    package static var accountGone: Self { .internalFailure(cause: .unexpectedAccountGone) }
 }
 extension PasswordAuthenticationError: RepositoryBackedError {
     package static var accountGone: Self { .invalidCredentials }
 }
 extension PasswordImportError: RepositoryBackedError {
-    package static var accountGone: Self { .internalFailure(cause: FailureCause(RepositoryError.accountGone)) }
+    package static var accountGone: Self { .internalFailure(cause: .unexpectedAccountGone) }
 }
 extension SignOutError: RepositoryBackedError {
-    package static var accountGone: Self { .internalFailure(cause: FailureCause(RepositoryError.accountGone)) }
+    package static var accountGone: Self { .internalFailure(cause: .unexpectedAccountGone) }
 }
 extension BearerAuthenticationError: RepositoryBackedError {
     package static var accountGone: Self { .unauthorized }
@@ -55,13 +60,13 @@ extension PasskeyRegistrationFinishError: RepositoryBackedError {
     package static var accountGone: Self { .unauthorized }
 }
 extension PasskeyAccountRegistrationStartError: RepositoryBackedError {
-    package static var accountGone: Self { .internalFailure(cause: FailureCause(RepositoryError.accountGone)) }
+    package static var accountGone: Self { .internalFailure(cause: .unexpectedAccountGone) }
 }
 extension PasskeyAccountRegistrationFinishError: RepositoryBackedError {
-    package static var accountGone: Self { .internalFailure(cause: FailureCause(RepositoryError.accountGone)) }
+    package static var accountGone: Self { .internalFailure(cause: .unexpectedAccountGone) }
 }
 extension PasskeyAuthenticationStartError: RepositoryBackedError {
-    package static var accountGone: Self { .internalFailure(cause: FailureCause(RepositoryError.accountGone)) }
+    package static var accountGone: Self { .internalFailure(cause: .unexpectedAccountGone) }
 }
 extension PasskeyAuthenticationFinishError: RepositoryBackedError {
     /// The credential went with the account.

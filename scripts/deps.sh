@@ -3,7 +3,7 @@
 # or says which ones are missing (as a normal user). Usage: scripts/deps.sh [--with-test-tools]
 set -euo pipefail
 
-packages=(pkg-config libpq-dev libssl-dev libmicrohttpd-dev libsodium-dev libcrypt-dev postgresql)
+packages=(pkg-config libpq-dev libssl-dev libmicrohttpd-dev libsodium-dev libcrypt-dev libcurl4-openssl-dev postgresql)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -85,7 +85,7 @@ package struct PostgresAccountRepository: AccountRepository {
         try await pool.run { connection async throws(PostgresError) in
             let result = try await connection.query(
                 """
-                SELECT \(unescaped: AccountRow.columns), e.email,
+                SELECT \(unescaped: AccountRow.columns), e.email, e.verified_at IS NOT NULL AS email_verified,
                        EXISTS (SELECT 1 FROM password_credentials p WHERE p.account_id = a.id) AS has_password,
                        (SELECT count(*) FROM recovery_codes r
                         WHERE r.account_id = a.id AND r.source = 'user' AND r.used_at IS NULL)
@@ -100,7 +100,8 @@ package struct PostgresAccountRepository: AccountRepository {
             let passkeys = try await PostgresPasskeyCredentialRepository.credentials(accountID: id, on: connection)
             return AccountSummary(
                 account: try AccountRow.decode(row), email: email, hasPassword: try row.decode(column: "has_password"),
-                passkeys: passkeys, recoveryCodesRemaining: try row.decode(column: "recovery_codes_remaining"))
+                passkeys: passkeys, recoveryCodesRemaining: try row.decode(column: "recovery_codes_remaining"),
+                emailVerified: try row.decode(column: "email_verified"))
         }
     }
 

@@ -26,4 +26,10 @@ public enum ErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
     case recoveryNotSetUp = "recovery-not-set-up"
     /// (v3) The account holds `MAX_PASSKEYS_PER_ACCOUNT` passkeys already (409).
     case passkeyLimitReached = "passkey-limit-reached"
+    /// (v3) A mailed code that is wrong, used, expired or void (400, Bearer endpoints).
+    case invalidCode = "invalid-code"
+    /// (v3) The account's address is verified already (409).
+    case emailAlreadyVerified = "email-already-verified"
+    /// (v3) Mail is off (`MAIL_URL` unset): the email endpoints answer 503.
+    case mailUnavailable = "mail-unavailable"
 }

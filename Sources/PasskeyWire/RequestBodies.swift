@@ -152,3 +152,35 @@ public struct AuthenticationFinishRequestBody: Codable, Sendable {
             || userHandle != nil
     }
 }
+
+/// (v3) `POST /v1/account/email/verification/confirm` and `POST /v1/account/email/confirm`.
+public struct EmailCodeRequestBody: Codable, Sendable {
+    public let code: String
+
+    public init(code: String) { self.code = code }
+}
+
+/// (v3) `PUT /v1/account/email` and `POST /v1/recovery/email`.
+public struct EmailAddressRequestBody: Codable, Sendable {
+    public let email: String
+
+    public init(email: String) { self.email = email }
+}
+
+/// (v3) `POST /v1/recovery/email/sessions`.
+public struct EmailSignInRequestBody: Codable, Sendable {
+    public let email: String
+    public let code: String
+
+    public init(email: String, code: String) {
+        self.email = email
+        self.code = code
+    }
+}
+
+/// (v3) `PUT /v1/account/password`.
+public struct PasswordSetRequestBody: Codable, Sendable {
+    public let password: String
+
+    public init(password: String) { self.password = password }
+}

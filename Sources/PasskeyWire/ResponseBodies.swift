@@ -10,7 +10,7 @@ public struct SessionResponseBody: Codable, Sendable, Hashable {
     public let expiresAt: Date
     public let accountID: String
     public let displayName: String
-    /// `password`, `passkey` or `recovery`: how this session signed in (spec v2).
+    /// `password`, `passkey` or `recovery` (spec v2), or `email` (v3): how this session signed in.
     public let method: String
 
     public init(
@@ -164,10 +164,15 @@ public struct AccountResponseBody: Codable, Sendable, Hashable {
     public let passkeys: [PasskeyResponseBody]
     /// Unused codes of the user's own recovery set (spec v2).
     public let recoveryCodesRemaining: Int
+    /// (v3) Whether the owner proved the address with a mailed code.
+    public let emailVerified: Bool
+    /// (v3) base64url of the 16 bytes the authenticators hold as `user.id` (for credential-manager
+    /// signals).
+    public let userHandle: String
 
     public init(
         accountID: String, displayName: String, email: String, hasPassword: Bool, passkeys: [PasskeyResponseBody],
-        recoveryCodesRemaining: Int
+        recoveryCodesRemaining: Int, emailVerified: Bool, userHandle: String
     ) {
         self.accountID = accountID
         self.displayName = displayName
@@ -175,6 +180,8 @@ public struct AccountResponseBody: Codable, Sendable, Hashable {
         self.hasPassword = hasPassword
         self.passkeys = passkeys
         self.recoveryCodesRemaining = recoveryCodesRemaining
+        self.emailVerified = emailVerified
+        self.userHandle = userHandle
     }
 }
 

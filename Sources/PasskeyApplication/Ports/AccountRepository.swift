@@ -9,16 +9,19 @@ package struct AccountSummary: Hashable, Sendable {
     package let passkeys: [PasskeyCredential]
     /// Unused codes of the user's own recovery set (operator codes do not count).
     package let recoveryCodesRemaining: Int
+    /// (v3) Whether the address was proven with a mailed code.
+    package let emailVerified: Bool
 
     package init(
         account: Account, email: EmailAddress, hasPassword: Bool, passkeys: [PasskeyCredential],
-        recoveryCodesRemaining: Int = 0
+        recoveryCodesRemaining: Int = 0, emailVerified: Bool = false
     ) {
         self.account = account
         self.email = email
         self.hasPassword = hasPassword
         self.passkeys = passkeys
         self.recoveryCodesRemaining = recoveryCodesRemaining
+        self.emailVerified = emailVerified
     }
 }
 

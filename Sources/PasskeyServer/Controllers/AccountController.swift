@@ -1,4 +1,5 @@
 internal import PasskeyApplication
+internal import PasskeyDomain
 internal import PasskeyHTTP
 internal import PasskeyWire
 
@@ -23,7 +24,8 @@ struct AccountController: Sendable {
                 accountID: summary.account.id.description, displayName: summary.account.displayName.value,
                 email: summary.email.value, hasPassword: summary.hasPassword,
                 passkeys: summary.passkeys.map(PasskeyResponseBody.init),
-                recoveryCodesRemaining: summary.recoveryCodesRemaining))
+                recoveryCodesRemaining: summary.recoveryCodesRemaining, emailVerified: summary.emailVerified,
+                userHandle: Base64URL.encode(UserHandle(accountID: summary.account.id).bytes)))
     }
 
     @Sendable func removePassword(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {

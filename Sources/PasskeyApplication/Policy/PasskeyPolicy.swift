@@ -36,6 +36,8 @@ package struct PasskeyPolicy: Sendable {
     package var maxPasskeysPerAccount: Int = 50
     /// What the creation options ask for: `direct` under `PASSKEY_ATTESTATION_POLICY=trusted`.
     package var attestationConveyance: AttestationConveyance = .none
+    /// (v3) Verified email and mail.
+    package var mail: MailPolicy = .off
 
     package init(
         relyingPartyID: String = "localhost", relyingPartyName: String = "Passkey Server",

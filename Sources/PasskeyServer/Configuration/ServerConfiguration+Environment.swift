@@ -84,6 +84,12 @@ extension ServerConfiguration {
             recoverySessionLifetime: TimeInterval(
                 try reader.integer("RECOVERY_SESSION_LIFETIME_SECONDS", default: 900, range: 60...86_400)))
         policy.maxPasskeysPerAccount = try reader.integer("MAX_PASSKEYS_PER_ACCOUNT", default: 50, range: 1...1000)
+        policy.mail = MailPolicy(
+            enabled: !reader.string("MAIL_URL", default: "").isEmpty,
+            codeLifetime: TimeInterval(
+                try reader.integer("EMAIL_CODE_LIFETIME_SECONDS", default: 600, range: 60...86_400)),
+            sendsPerHour: try reader.integer("EMAIL_SENDS_PER_HOUR", default: 5, range: 1...1_000),
+            securityNotifications: try reader.onOff("SECURITY_NOTIFICATIONS", default: true))
         // The trusted policy checks the attestation statement's chain, so the options must ask for it.
         policy.attestationConveyance = attestationPolicy == .trusted ? .direct : .none
         let trustedProxies: [IPAddressRange]
@@ -184,6 +190,14 @@ private struct EnvironmentReader {
                 variable: name, problem: "must be a whole number in \(range.lowerBound)...\(range.upperBound)")
         }
         return number
+    }
+
+    func onOff(_ name: String, default value: Bool) throws(ConfigurationError) -> Bool {
+        switch string(name, default: value ? "on" : "off").lowercased() {
+        case "on": return true
+        case "off": return false
+        default: throw ConfigurationError(variable: name, problem: "must be on or off")
+        }
     }
 
     func list(_ name: String, default value: [String]) -> [String] {

@@ -1,0 +1,35 @@
+package import Foundation
+
+/// A security notice mailed to an account's verified address (spec v3, "Security notices"): what
+/// happened, when, and from which client address. It never carries a password, token or code.
+package struct SecurityNotice: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
+        case passkeyAdded
+        case passkeyDeleted
+        case passwordSet
+        case passwordRemoved
+        case recoveryCodesCreated
+        /// A recovery sign-in: with a code of the user's set, an operator code, or by email.
+        case recoverySignIn(RecoveryMethod)
+        /// Sent to the old address; carries the new one.
+        case emailChanged(newAddress: EmailAddress)
+        case accountDeleted
+    }
+
+    package enum RecoveryMethod: String, Hashable, Sendable {
+        case recoveryCode = "recovery-code"
+        case operatorCode = "operator-code"
+        case email
+    }
+
+    package let kind: Kind
+    package let occurredAt: Date
+    /// The resolved client address of the request (`TRUSTED_PROXIES`).
+    package let clientAddress: String
+
+    package init(kind: Kind, occurredAt: Date, clientAddress: String) {
+        self.kind = kind
+        self.occurredAt = occurredAt
+        self.clientAddress = clientAddress
+    }
+}

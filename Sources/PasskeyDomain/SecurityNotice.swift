@@ -9,6 +9,9 @@ package struct SecurityNotice: Hashable, Sendable {
         case passwordSet
         case passwordRemoved
         case recoveryCodesCreated
+        /// The support desk issued an operator recovery code (`passkey-server recovery-code`); the
+        /// notice names neither the issuer nor the code.
+        case recoveryCodeIssued
         /// A recovery sign-in: with a code of the user's set, an operator code, or by email.
         case recoverySignIn(RecoveryMethod)
         /// Sent to the old address; carries the new one.
@@ -24,7 +27,8 @@ package struct SecurityNotice: Hashable, Sendable {
 
     package let kind: Kind
     package let occurredAt: Date
-    /// The resolved client address of the request (`TRUSTED_PROXIES`).
+    /// The resolved client address of the request (`TRUSTED_PROXIES`), or `command line` for a
+    /// change made with the `passkey-server` command.
     package let clientAddress: String
 
     package init(kind: Kind, occurredAt: Date, clientAddress: String) {

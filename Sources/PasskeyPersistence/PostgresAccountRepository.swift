@@ -105,7 +105,7 @@ package struct PostgresAccountRepository: AccountRepository {
         }
     }
 
-    package func deleteAccount(id: AccountID) async throws(RepositoryError) -> Bool {
+    package func deleteAccount(id: AccountID, notice: PendingNotice?) async throws(RepositoryError) -> Bool {
         try await pool.runTransaction { connection async throws(PostgresError) in
             // Lock order: the rows a sign-in updates before the account. A sign-in locks its
             // credential (the passkey's counter, the recovery code it consumes, a rehashed
@@ -124,6 +124,10 @@ package struct PostgresAccountRepository: AccountRepository {
                 """)
             guard let row = email.first else { return false }
             let normalizedEmail = try row.decode(String.self, column: "normalized_email")
+            // The notice reads the address before it goes; `mail_outbox` has no foreign key.
+            if let notice {
+                try await PostgresMailOutbox.enqueueNotice(accountID: id, on: connection, compose: notice.mail)
+            }
             // Not referenced by foreign key: the completed passkey-account registration (it holds
             // the email and display name) and the attempts counted against the email.
             try await connection.query(
@@ -135,8 +139,8 @@ package struct PostgresAccountRepository: AccountRepository {
         }
     }
 
-    package func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
-        -> PasswordRemovalOutcome
+    package func removePassword(accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?)
+        async throws(RepositoryError) -> PasswordRemovalOutcome
     {
         try await pool.runTransaction { connection async throws(PostgresError) in
             // Lock the account so a concurrent passkey deletion cannot leave it with no way in.
@@ -162,6 +166,9 @@ package struct PostgresAccountRepository: AccountRepository {
                 WHERE account_id = \(accountID.uuid) AND method = 'password'
                   AND id <> \(keepingSession.uuid) AND revoked_at IS NULL
                 """)
+            if let notice {
+                try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice.mail)
+            }
             return .removed
         }
     }

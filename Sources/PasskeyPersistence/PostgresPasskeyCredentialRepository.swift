@@ -41,9 +41,9 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
         }
     }
 
-    package func deleteCredential(id: CredentialID, accountID: AccountID, keepingSession: SessionID)
-        async throws(RepositoryError) -> PasskeyDeletionOutcome
-    {
+    package func deleteCredential(
+        id: CredentialID, accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?
+    ) async throws(RepositoryError) -> PasskeyDeletionOutcome {
         try await pool.runTransaction { connection async throws(PostgresError) in
             // Serialise with password removal and other deletions of this account's credentials.
             try await connection.query("SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE")
@@ -70,6 +70,9 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
                 WHERE credential_id = \(bytes: id.bytes) AND account_id = \(accountID.uuid)
                   AND id <> \(keepingSession.uuid) AND revoked_at IS NULL
                 """)
+            if let notice {
+                try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice.mail)
+            }
             return .deleted
         }
     }

@@ -56,8 +56,8 @@ package struct PostgresPasskeyRegistrationRepository: PasskeyRegistrationReposit
     /// snapshot is taken after the lock and so sees every addition committed before, then the
     /// insert. N concurrent finishes on an account one short of the limit thus add exactly one.
     @discardableResult
-    package func addCredential(_ credential: PasskeyCredential, limit: Int) async throws(RepositoryError)
-        -> CredentialAddition
+    package func addCredential(_ credential: PasskeyCredential, limit: Int, notice: PendingNotice?)
+        async throws(RepositoryError) -> CredentialAddition
     {
         try await pool.runTransaction { connection async throws(PostgresError) in
             try await connection.query(
@@ -67,6 +67,10 @@ package struct PostgresPasskeyRegistrationRepository: PasskeyRegistrationReposit
             let held: Int64 = try counted.first?.decode(column: "passkeys") ?? 0
             guard held < Int64(limit) else { return .limitReached }
             try await PasskeyCredentialRow.insert(credential, on: connection)
+            if let notice {
+                try await PostgresMailOutbox.enqueueNotice(
+                    accountID: credential.accountID, on: connection, compose: notice.mail)
+            }
             return .added
         }
     }

@@ -9,8 +9,8 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
 
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
-    package func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode]) async throws(RepositoryError)
-        -> Bool
+    package func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode], notice: PendingNotice?)
+        async throws(RepositoryError) -> Bool
     {
         try await pool.runTransaction { connection async throws(PostgresError) in
             // The account row lock serialises two concurrent replacements (the later set wins
@@ -22,12 +22,15 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
             guard account.first != nil else { return false }
             try await connection.query("DELETE FROM recovery_codes WHERE account_id = \(accountID.uuid)")
             for code in codes { try await Self.insert(code, on: connection) }
+            if let notice {
+                try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice.mail)
+            }
             return true
         }
     }
 
     package func addOperatorCode(
-        normalizedEmail: String, issuedBy: SupportAgentName,
+        normalizedEmail: String, issuedBy: SupportAgentName, notice: PendingNotice?,
         makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
     ) async throws(RepositoryError) -> AccountID? {
         try await pool.runTransaction { connection async throws(PostgresError) in
@@ -49,6 +52,9 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
                 """)
             try await Self.insert(makeCode(accountID), on: connection)
             try await Self.recordCodeIssued(accountID: accountID, issuedBy: issuedBy, on: connection)
+            if let notice {
+                try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice.mail)
+            }
             return accountID
         }
     }
@@ -62,6 +68,7 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
 
     package func redeem(
         normalizedEmail: String, codeDigest: [UInt8], now: Date, recentUseWindow: TimeInterval,
+        notice: @escaping @Sendable (RecoveryCodeSource) -> PendingNotice?,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession
     ) async throws(RepositoryError) -> RecoveryCodeRedemption {
         try await pool.runTransaction { connection async throws(PostgresError) in
@@ -97,6 +104,9 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
                 throw PostgresError(kind: .decoding, diagnostic: "unknown recovery code source")
             }
             try await PostgresSessionRepository.insert(makeSession(account), on: connection)
+            if let notice = notice(source) {
+                try await PostgresMailOutbox.enqueueNotice(accountID: account.id, on: connection, compose: notice.mail)
+            }
             return .redeemed(account: account, source: source)
         }
     }

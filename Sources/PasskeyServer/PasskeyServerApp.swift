@@ -28,6 +28,7 @@ final class PasskeyServerApp: Sendable {
         let (registrations, recoveryCodes, maintenance) = (d.accountRegistrations, d.recoveryCodes, d.maintenance)
         let (verifier, hasher, tokens, random, digester) = (d.verifier, d.hasher, d.tokens, d.random, d.digester)
         let (names, clock) = (d.names, d.clock)
+        let notifier = SecurityNotifier(policy: policy, random: random)
         let issuer = SessionIssuer(tokens: tokens, random: random, lifetime: policy.sessionLifetime)
         let limiter = AddressRateLimiter(
             repository: rateLimits, limitPerMinute: policy.startsPerMinute, signupLimit: policy.signupsPerAddress,
@@ -57,7 +58,8 @@ final class PasskeyServerApp: Sendable {
                 accounts: accounts, registrations: passkeyRegistrations, limiter: limiter, random: random,
                 policy: policy, clock: clock),
             finish: PasskeyRegistrationFinishUseCase(
-                registrations: passkeyRegistrations, verifier: verifier, names: names, policy: policy, clock: clock),
+                registrations: passkeyRegistrations, verifier: verifier, names: names, policy: policy,
+                notifier: notifier, clock: clock),
             ceremonies: ceremonies
         ).register(in: &routes)
         PasskeyAccountRegistrationsController(
@@ -79,16 +81,17 @@ final class PasskeyServerApp: Sendable {
         ).register(in: &routes)
         PasskeysController(
             list: PasskeyListUseCase(passkeys: passkeys), rename: PasskeyRenameUseCase(passkeys: passkeys),
-            deletion: PasskeyDeletionUseCase(passkeys: passkeys)
+            deletion: PasskeyDeletionUseCase(passkeys: passkeys, notifier: notifier, clock: clock)
         ).register(in: &routes)
         AccountController(
             query: AccountQueryUseCase(accounts: accounts),
-            passwordRemoval: PasswordRemovalUseCase(accounts: accounts),
-            accountDeletion: AccountDeletionUseCase(accounts: accounts), logger: logger
+            passwordRemoval: PasswordRemovalUseCase(accounts: accounts, notifier: notifier, clock: clock),
+            accountDeletion: AccountDeletionUseCase(accounts: accounts, notifier: notifier, clock: clock),
+            logger: logger
         ).register(in: &routes)
         AccountRecoveryCodesController(
             creation: RecoveryCodeSetCreationUseCase(
-                recoveryCodes: recoveryCodes, random: random, digester: digester, clock: clock),
+                recoveryCodes: recoveryCodes, random: random, digester: digester, notifier: notifier, clock: clock),
             logger: logger
         ).register(in: &routes)
         AccountSessionsController(
@@ -98,7 +101,7 @@ final class PasskeyServerApp: Sendable {
         RecoverySessionsController(
             authentication: RecoveryAuthenticationUseCase(
                 recoveryCodes: recoveryCodes, rateLimits: rateLimits, digester: digester, issuer: issuer,
-                policy: policy, clock: clock, gate: gate),
+                policy: policy, notifier: notifier, clock: clock, gate: gate),
             ceremonies: ceremonies, logger: logger
         ).register(in: &routes)
         OperationsController(

@@ -12,7 +12,7 @@ import Testing
         let clock = FixedClock()
         let account = DomainFixtures.account()
         var useCase: AccountDeletionUseCase {
-            AccountDeletionUseCase(accounts: accounts)
+            AccountDeletionUseCase(accounts: accounts, clock: FixedClock())
         }
 
         init() async throws {
@@ -27,7 +27,7 @@ import Testing
 
     @Test func theAccountIsDeletedAndItsEmailIsFreeAgain() async throws {
         let f = try await Fixture()
-        try await f.useCase.execute(session: f.session())
+        try await f.useCase.execute(session: f.session(), origin: .example)
         #expect(try await f.accounts.accountSummary(id: f.account.id) == nil)
         let again = DomainFixtures.account()
         try await f.accounts.createPasswordAccount(
@@ -37,17 +37,21 @@ import Testing
 
     @Test func anAccountDeletedAlreadyIsNotFound() async throws {
         let f = try await Fixture()
-        try await f.useCase.execute(session: f.session())
-        await #expect(throws: AccountManagementError.notFound) { try await f.useCase.execute(session: f.session()) }
+        try await f.useCase.execute(session: f.session(), origin: .example)
+        await #expect(throws: AccountManagementError.notFound) {
+            try await f.useCase.execute(session: f.session(), origin: .example)
+        }
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
         let f = try await Fixture()
         f.accounts.failNext(.unavailable)
-        await #expect(throws: AccountManagementError.unavailable) { try await f.useCase.execute(session: f.session()) }
+        await #expect(throws: AccountManagementError.unavailable) {
+            try await f.useCase.execute(session: f.session(), origin: .example)
+        }
         f.accounts.failNext(.scripted("deleteAccount"))
         await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("deleteAccount"))) {
-            try await f.useCase.execute(session: f.session())
+            try await f.useCase.execute(session: f.session(), origin: .example)
         }
         #expect(try await f.accounts.accountSummary(id: f.account.id) != nil)
     }

@@ -14,7 +14,7 @@ import Testing
         let useCase: PasskeyDeletionUseCase
 
         init() {
-            useCase = PasskeyDeletionUseCase(passkeys: passkeys)
+            useCase = PasskeyDeletionUseCase(passkeys: passkeys, clock: FixedClock())
         }
 
         func session() -> RecentSession { .signedIn(account, method: .passkey) }
@@ -35,7 +35,7 @@ import Testing
         let f = Fixture()
         let stored = try await f.passkeys(2)
         let session = f.session()
-        try await f.useCase.execute(session: session, credentialID: stored[0].id)
+        try await f.useCase.execute(session: session, credentialID: stored[0].id, origin: .example)
         #expect(f.passkeys.all == [stored[1]])
         #expect(f.passkeys.keptSessions == [session.session.id])
     }
@@ -44,7 +44,7 @@ import Testing
         let f = Fixture()
         let stored = try await f.passkeys(1)
         f.passkeys.setHasPassword(true, for: f.account.id)
-        try await f.useCase.execute(session: f.session(), credentialID: stored[0].id)
+        try await f.useCase.execute(session: f.session(), credentialID: stored[0].id, origin: .example)
         #expect(f.passkeys.all.isEmpty)
     }
 
@@ -52,7 +52,7 @@ import Testing
         let f = Fixture()
         let stored = try await f.passkeys(1)
         await #expect(throws: AccountManagementError.lastCredential) {
-            try await f.useCase.execute(session: f.session(), credentialID: stored[0].id)
+            try await f.useCase.execute(session: f.session(), credentialID: stored[0].id, origin: .example)
         }
         #expect(f.passkeys.all == stored)
     }
@@ -64,7 +64,7 @@ import Testing
         _ = try await f.passkeys(2)
         for credentialID in [others[0].id, DomainFixtures.credentialID()] {
             await #expect(throws: AccountManagementError.notFound) {
-                try await f.useCase.execute(session: f.session(), credentialID: credentialID)
+                try await f.useCase.execute(session: f.session(), credentialID: credentialID, origin: .example)
             }
         }
         #expect(f.passkeys.all.count == 4)
@@ -75,11 +75,11 @@ import Testing
         let stored = try await f.passkeys(2)
         f.passkeys.failNext(.unavailable)
         await #expect(throws: AccountManagementError.unavailable) {
-            try await f.useCase.execute(session: f.session(), credentialID: stored[0].id)
+            try await f.useCase.execute(session: f.session(), credentialID: stored[0].id, origin: .example)
         }
         f.passkeys.failNext(.scripted("deleteCredential"))
         await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("deleteCredential"))) {
-            try await f.useCase.execute(session: f.session(), credentialID: stored[0].id)
+            try await f.useCase.execute(session: f.session(), credentialID: stored[0].id, origin: .example)
         }
         #expect(f.passkeys.all == stored)
     }

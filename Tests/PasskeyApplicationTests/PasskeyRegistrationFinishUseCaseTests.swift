@@ -47,7 +47,7 @@ import Testing
                 response: RegistrationResponse(
                     credentialID: credentialID, clientDataJSON: [0x7B, 0x7D], attestationObject: [0xA0],
                     transports: ["internal", "hybrid"]),
-                name: name, residentKey: residentKey)
+                name: name, residentKey: residentKey, origin: .example)
         }
     }
 

@@ -21,7 +21,7 @@ import Testing
         -> AccountManagementError?
     {
         do {
-            try await useCase.execute(session: session)
+            try await useCase.execute(session: session, origin: .example)
             return nil
         } catch {
             return error
@@ -30,7 +30,7 @@ import Testing
 
     @Test func theChecksComeInTheContractsOrder() async throws {
         let (accounts, session) = try await Self.setUp()
-        let useCase = PasswordRemovalUseCase(accounts: accounts)
+        let useCase = PasswordRemovalUseCase(accounts: accounts, clock: FixedClock())
         accounts.setRemovalPreconditions(passkeyUsed: false, recoverySetUp: false)
         #expect(await Self.outcome(useCase, session) == .passkeyNotYetUsed)
         accounts.setRemovalPreconditions(passkeyUsed: true, recoverySetUp: false)
@@ -42,7 +42,7 @@ import Testing
 
     @Test func repositoryErrorsAreUnavailableOrInternal() async throws {
         let (accounts, session) = try await Self.setUp()
-        let useCase = PasswordRemovalUseCase(accounts: accounts)
+        let useCase = PasswordRemovalUseCase(accounts: accounts, clock: FixedClock())
         accounts.failNext(.unavailable)
         #expect(await Self.outcome(useCase, session) == .unavailable)
         accounts.failNext(.scripted("boom"))

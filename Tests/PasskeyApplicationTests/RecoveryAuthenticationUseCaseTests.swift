@@ -36,7 +36,7 @@ import Testing
 
         func failure(_ code: String, email: String = "Hanako@Example.com") async -> RecoveryAuthenticationError? {
             do {
-                _ = try await useCase.execute(email: email, code: code, clientAddress: "192.0.2.1")
+                _ = try await useCase.execute(email: email, code: code, clientAddress: "192.0.2.1", origin: .example)
                 return nil
             } catch {
                 return error
@@ -50,7 +50,8 @@ import Testing
         let f = Fixture()
         try await f.store(Self.code)
         let (issued, source) = try await f.useCase.execute(
-            email: "hanako@example.com", code: Self.code.formatted.lowercased(), clientAddress: "192.0.2.1")
+            email: "hanako@example.com", code: Self.code.formatted.lowercased(), clientAddress: "192.0.2.1",
+            origin: .example)
         #expect(issued.method == .recovery)
         #expect(issued.expiresAt == f.clock.now.addingTimeInterval(900))
         #expect(source == .user)
@@ -78,7 +79,7 @@ import Testing
         let f = Fixture()
         try await f.store(Self.code)
         _ = try await f.useCase.execute(
-            email: "hanako@example.com", code: Self.code.formatted, clientAddress: "192.0.2.1")
+            email: "hanako@example.com", code: Self.code.formatted, clientAddress: "192.0.2.1", origin: .example)
         for _ in 0..<3 { #expect(await f.failure(Self.code.formatted) == .invalidCredentials) }
         #expect(f.limits.countedAttempts == 0)
         f.clock.advance(by: RecoveryAuthenticationUseCase.recentUseWindow + 1)
@@ -97,7 +98,8 @@ import Testing
                 group.addTask { () async -> RecoveryAuthenticationError? in
                     do throws(RecoveryAuthenticationError) {
                         _ = try await useCase.execute(
-                            email: "hanako@example.com", code: Self.code.formatted, clientAddress: "192.0.2.1")
+                            email: "hanako@example.com", code: Self.code.formatted, clientAddress: "192.0.2.1",
+                            origin: .example)
                         return nil
                     } catch {
                         return error

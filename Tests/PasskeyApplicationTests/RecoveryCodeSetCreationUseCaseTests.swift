@@ -25,7 +25,7 @@ import Testing
 
     @Test func tenDistinctCodesAreShownOnceAndOnlyTheirDigestsStored() async throws {
         let f = Fixture()
-        let set = try await f.useCase.execute(session: f.session())
+        let set = try await f.useCase.execute(session: f.session(), origin: .example)
         #expect(set.createdAt == f.clock.now)
         #expect(set.codes.count == RecoveryCodeSetCreationUseCase.codesPerSet)
         #expect(Set(set.codes).count == set.codes.count)
@@ -48,8 +48,8 @@ import Testing
                 id: UUID(), accountID: accountID, digest: [1], source: .operator, createdAt: Date(),
                 expiresAt: Date().addingTimeInterval(86_400))
         }
-        let first = try await f.useCase.execute(session: f.session())
-        let second = try await f.useCase.execute(session: f.session())
+        let first = try await f.useCase.execute(session: f.session(), origin: .example)
+        let second = try await f.useCase.execute(session: f.session(), origin: .example)
         #expect(Set(first.codes).isDisjoint(with: second.codes))
         let digests = second.codes.map { Array(RecoveryCode(presented: $0)!.canonical.utf8) }
         #expect(f.codes.storedCodes.map(\.digest) == digests)
@@ -58,7 +58,7 @@ import Testing
     @Test func anAccountThatIsGoneIsNotFound() async throws {
         let f = Fixture()
         await #expect(throws: AccountManagementError.notFound) {
-            try await f.useCase.execute(session: .signedIn())
+            try await f.useCase.execute(session: .signedIn(), origin: .example)
         }
         #expect(f.codes.storedCodes.isEmpty)
     }
@@ -66,10 +66,12 @@ import Testing
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
         let f = Fixture()
         f.codes.failNext(.unavailable)
-        await #expect(throws: AccountManagementError.unavailable) { try await f.useCase.execute(session: f.session()) }
+        await #expect(throws: AccountManagementError.unavailable) {
+            try await f.useCase.execute(session: f.session(), origin: .example)
+        }
         f.codes.failNext(.scripted("replaceCodes"))
         await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("replaceCodes"))) {
-            try await f.useCase.execute(session: f.session())
+            try await f.useCase.execute(session: f.session(), origin: .example)
         }
         #expect(f.codes.storedCodes.isEmpty)
     }

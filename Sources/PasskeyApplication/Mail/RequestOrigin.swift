@@ -8,4 +8,8 @@ package struct RequestOrigin: Hashable, Sendable {
         self.clientAddress = clientAddress
         self.userAgent = userAgent
     }
+
+    /// A change made with the `passkey-server` command (`recovery-code`), not over HTTP: its
+    /// notices say it came from the `command line`.
+    package static let commandLine = RequestOrigin(clientAddress: "command line")
 }

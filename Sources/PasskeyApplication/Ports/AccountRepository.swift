@@ -86,12 +86,29 @@ package protocol AccountRepository: Sendable {
 
     /// Deletes the account and everything it owns in one transaction (email, password, passkeys,
     /// sessions, recovery codes, challenges, its completed passkey-account registration and the
-    /// attempts counted against its email); false when it did not exist.
-    func deleteAccount(id: AccountID) async throws(RepositoryError) -> Bool
+    /// attempts counted against its email); false when it did not exist. `notice` is queued in
+    /// the same transaction to the address read before the delete, when it was verified (the
+    /// outbox has no foreign key, so the notice outlives the account).
+    func deleteAccount(id: AccountID, notice: PendingNotice?) async throws(RepositoryError) -> Bool
 
     /// Removes the password if a passkey of the account has signed in at least once and, in the
     /// same transaction, ends every password session of the account except `keepingSession`.
-    /// Serialised with passkey deletion on the account row.
-    func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
+    /// Serialised with passkey deletion on the account row. When removed, `notice` is queued in
+    /// the same transaction if the account's address is verified.
+    func removePassword(accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?)
+        async throws(RepositoryError) -> PasswordRemovalOutcome
+}
+
+extension AccountRepository {
+    /// Deletes the account and queues no notice.
+    package func deleteAccount(id: AccountID) async throws(RepositoryError) -> Bool {
+        try await deleteAccount(id: id, notice: nil)
+    }
+
+    /// Removes the password and queues no notice.
+    package func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
         -> PasswordRemovalOutcome
+    {
+        try await removePassword(accountID: accountID, keepingSession: keepingSession, notice: nil)
+    }
 }

@@ -18,7 +18,17 @@ package protocol PasskeyCredentialRepository: Sendable {
         async throws(RepositoryError) -> PasskeyCredential?
 
     /// Deletes a passkey unless it is the account's last way in (checked under a lock on the
-    /// account) and, in the same transaction, ends every session signed in with it except `keepingSession`.
-    func deleteCredential(id: CredentialID, accountID: AccountID, keepingSession: SessionID)
+    /// account) and, in the same transaction, ends every session signed in with it except
+    /// `keepingSession` and queues `notice` when the account's address is verified.
+    func deleteCredential(id: CredentialID, accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?)
         async throws(RepositoryError) -> PasskeyDeletionOutcome
+}
+
+extension PasskeyCredentialRepository {
+    /// Deletes a passkey and queues no notice.
+    package func deleteCredential(id: CredentialID, accountID: AccountID, keepingSession: SessionID)
+        async throws(RepositoryError) -> PasskeyDeletionOutcome
+    {
+        try await deleteCredential(id: id, accountID: accountID, keepingSession: keepingSession, notice: nil)
+    }
 }

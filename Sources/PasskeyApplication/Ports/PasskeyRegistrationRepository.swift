@@ -15,7 +15,19 @@ package protocol PasskeyRegistrationRepository: Sendable {
     /// Stores a verified passkey unless its account holds `limit` passkeys already
     /// (`.limitReached`, nothing written). The count and the insert are atomic: of N concurrent
     /// additions to an account one short of the limit exactly one is `.added`. A credential ID
-    /// already registered (to anyone) throws `.conflict(.credentialExists)`.
+    /// already registered (to anyone) throws `.conflict(.credentialExists)`. With the passkey,
+    /// in the same transaction, `notice` is queued when the account's address is verified.
     @discardableResult
-    func addCredential(_ credential: PasskeyCredential, limit: Int) async throws(RepositoryError) -> CredentialAddition
+    func addCredential(_ credential: PasskeyCredential, limit: Int, notice: PendingNotice?)
+        async throws(RepositoryError) -> CredentialAddition
+}
+
+extension PasskeyRegistrationRepository {
+    /// Stores a verified passkey and queues no notice.
+    @discardableResult
+    package func addCredential(_ credential: PasskeyCredential, limit: Int) async throws(RepositoryError)
+        -> CredentialAddition
+    {
+        try await addCredential(credential, limit: limit, notice: nil)
+    }
 }

@@ -27,16 +27,19 @@ package struct StoredRecoveryCode: Hashable, Sendable {
 /// Recovery codes (digests only) and their single use.
 package protocol RecoveryCodeRepository: Sendable {
     /// In one transaction: every earlier code of the account (its own and operator codes) stops
-    /// working, and `codes` are stored. False when the account does not exist.
-    func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode]) async throws(RepositoryError) -> Bool
+    /// working, and `codes` are stored, and `notice` is queued when the account's address is
+    /// verified. False when the account does not exist.
+    func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode], notice: PendingNotice?)
+        async throws(RepositoryError) -> Bool
 
     /// In one transaction: voids (deletes) the unused operator codes of the account of
     /// `normalizedEmail` and stores the one `makeCode` builds, so one operator code is live at a
     /// time however many are issued at once (the account row lock serialises them); nil when no
     /// account has that email. The user's own set is not touched. `issuedBy` is for the account
-    /// event `recovery-code.issued`, written in the same transaction once `account_events` exists.
+    /// event `recovery-code.issued`, written in the same transaction once `account_events` exists;
+    /// `notice` is queued in it too when the account's address is verified.
     func addOperatorCode(
-        normalizedEmail: String, issuedBy: SupportAgentName,
+        normalizedEmail: String, issuedBy: SupportAgentName, notice: PendingNotice?,
         makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
     ) async throws(RepositoryError) -> AccountID?
 
@@ -45,9 +48,38 @@ package protocol RecoveryCodeRepository: Sendable {
     /// inserts the session `makeSession` builds for that account. When the code is the account's
     /// and was used less than `recentUseWindow` before `now` (by the winner of a race),
     /// `.usedJustNow`; otherwise (unknown email, wrong, expired or long-used code) `.notFound`.
-    /// Then nothing changed.
+    /// Then nothing changed. A redemption also queues, in its transaction, the notice `notice`
+    /// makes for the kind of code used, when the account's address is verified.
     func redeem(
         normalizedEmail: String, codeDigest: [UInt8], now: Date, recentUseWindow: TimeInterval,
+        notice: @escaping @Sendable (RecoveryCodeSource) -> PendingNotice?,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession
     ) async throws(RepositoryError) -> RecoveryCodeRedemption
+}
+
+extension RecoveryCodeRepository {
+    /// Replaces the codes and queues no notice.
+    package func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode]) async throws(RepositoryError)
+        -> Bool
+    {
+        try await replaceCodes(accountID: accountID, with: codes, notice: nil)
+    }
+
+    /// Issues an operator code and queues no notice.
+    package func addOperatorCode(
+        normalizedEmail: String, issuedBy: SupportAgentName,
+        makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
+    ) async throws(RepositoryError) -> AccountID? {
+        try await addOperatorCode(normalizedEmail: normalizedEmail, issuedBy: issuedBy, notice: nil, makeCode: makeCode)
+    }
+
+    /// Redeems a code and queues no notice.
+    package func redeem(
+        normalizedEmail: String, codeDigest: [UInt8], now: Date, recentUseWindow: TimeInterval,
+        makeSession: @escaping @Sendable (Account) -> AuthenticationSession
+    ) async throws(RepositoryError) -> RecoveryCodeRedemption {
+        try await redeem(
+            normalizedEmail: normalizedEmail, codeDigest: codeDigest, now: now, recentUseWindow: recentUseWindow,
+            notice: { _ in nil }, makeSession: makeSession)
+    }
 }

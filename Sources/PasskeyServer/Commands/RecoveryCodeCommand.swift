@@ -6,7 +6,9 @@ internal import PasskeyWire
 /// `passkey-server recovery-code --issued-by NAME EMAIL`: the support desk's single-use code for
 /// an account, valid 24 hours, printed alone on stdout. It voids the account's earlier unused
 /// operator codes. Who issued it is logged on stderr at `warning` with the account ID, never the
-/// code (the account event `recovery-code.issued` arrives with `account_events`).
+/// code (the account event `recovery-code.issued` arrives with `account_events`). With mail on and
+/// `SECURITY_NOTIFICATIONS` on, a notice goes to a verified address, naming `command line` as
+/// where the change came from (neither the issuer nor the code).
 enum RecoveryCodeCommand {
     static let usage = """
         usage: passkey-server recovery-code --issued-by NAME EMAIL
@@ -63,10 +65,10 @@ enum RecoveryCodeCommand {
         let configuration = root.configuration
         let useCase = OperatorRecoveryCodeUseCase(
             recoveryCodes: d.recoveryCodes, random: d.random, digester: d.digester, policy: configuration.policy,
-            clock: d.clock)
+            notifier: SecurityNotifier(policy: configuration.policy, random: d.random), clock: d.clock)
         let logger = Logger(level: configuration.logLevel)
         do {
-            let issued = try await useCase.execute(email: parsed.email, issuedBy: parsed.issuedBy)
+            let issued = try await useCase.execute(email: parsed.email, issuedBy: parsed.issuedBy, origin: .commandLine)
             Console.out(issued.code)
             logger.warning([
                 "event": "operator_recovery_code_issued", "account_id": issued.accountID.description,

@@ -29,12 +29,14 @@ struct AccountController: Sendable {
     }
 
     @Sendable func removePassword(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
-        try await passwordRemoval.execute(session: context.session)
+        try await passwordRemoval.execute(
+            session: context.session, origin: request.origin(clientAddress: context.clientAddress))
         return .noContent
     }
 
     @Sendable func deleteAccount(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
-        try await accountDeletion.execute(session: context.session)
+        try await accountDeletion.execute(
+            session: context.session, origin: request.origin(clientAddress: context.clientAddress))
         logger.warning([
             "event": "account_deleted", "account_id": context.session.account.id.description,
             "request_id": context.requestID,

@@ -12,7 +12,8 @@ struct AccountRecoveryCodesController: Sendable {
     }
 
     @Sendable func createCodes(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
-        let set = try await creation.execute(session: context.session)
+        let set = try await creation.execute(
+            session: context.session, origin: request.origin(clientAddress: context.clientAddress))
         logger.info([
             "event": "recovery_codes_created", "account_id": context.session.account.id.description,
             "request_id": context.requestID,

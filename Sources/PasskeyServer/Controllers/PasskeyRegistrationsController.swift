@@ -49,7 +49,7 @@ struct PasskeyRegistrationsController: Sendable {
         ) { () throws(PasskeyRegistrationFinishError) in
             try await finish.execute(
                 session: context.session, challengeID: challengeID, response: parsed.response, name: parsed.name,
-                residentKey: parsed.residentKey)
+                residentKey: parsed.residentKey, origin: request.origin(clientAddress: context.clientAddress))
         }
         return .noContent
     }

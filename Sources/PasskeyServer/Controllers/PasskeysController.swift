@@ -31,7 +31,8 @@ struct PasskeysController: Sendable {
     /// A malformed ID names no passkey: 404, after the recent-sign-in check of the route kind.
     @Sendable func deletePasskey(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
         let id = try context.parameters.require("credentialID", as: CredentialID.self)
-        try await deletion.execute(session: context.session, credentialID: id)
+        try await deletion.execute(
+            session: context.session, credentialID: id, origin: request.origin(clientAddress: context.clientAddress))
         return .noContent
     }
 }

@@ -17,7 +17,9 @@ struct RecoverySessionsController: Sendable {
         let (issued, source) = try await ceremonies.record(
             .recoveryAuthentication, step: "recovery.redeem", context, reason: \.1.rawValue
         ) { () throws(RecoveryAuthenticationError) in
-            try await authentication.execute(email: body.email, code: body.code, clientAddress: context.rateLimitKey)
+            try await authentication.execute(
+                email: body.email, code: body.code, clientAddress: context.rateLimitKey,
+                origin: request.origin(clientAddress: context.clientAddress))
         }
         // Every recovery sign-in is worth an operator's look; never with the code.
         logger.warning([

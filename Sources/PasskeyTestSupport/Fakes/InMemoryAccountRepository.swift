@@ -20,6 +20,7 @@ package final class InMemoryAccountRepository: AccountRepository {
         var failNext: RepositoryError?
         var passkeyUsed = true
         var recoverySetUp = true
+        var notices: [QueuedNotice] = []
     }
 
     private let state = Mutex(State())
@@ -27,6 +28,9 @@ package final class InMemoryAccountRepository: AccountRepository {
     package init() {}
 
     package func failNext(_ error: RepositoryError) { state.withLock { $0.failNext = error } }
+
+    /// The notices queued with changes that went through, in order.
+    package var queuedNotices: [QueuedNotice] { state.withLock { $0.notices } }
 
     /// What `removePassword` finds about passkeys and recovery codes.
     package func setRemovalPreconditions(passkeyUsed: Bool, recoverySetUp: Bool) {
@@ -112,15 +116,17 @@ package final class InMemoryAccountRepository: AccountRepository {
         }
     }
 
-    package func deleteAccount(id: AccountID) async throws(RepositoryError) -> Bool {
+    package func deleteAccount(id: AccountID, notice: PendingNotice?) async throws(RepositoryError) -> Bool {
         try state.withLock { (state) throws(RepositoryError) -> Bool in
             try checkFailure(&state)
-            return state.entries.removeValue(forKey: id) != nil
+            guard state.entries.removeValue(forKey: id) != nil else { return false }
+            if let notice { state.notices.append(QueuedNotice(accountID: id, pending: notice)) }
+            return true
         }
     }
 
-    package func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
-        -> PasswordRemovalOutcome
+    package func removePassword(accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?)
+        async throws(RepositoryError) -> PasswordRemovalOutcome
     {
         try state.withLock { (state) throws(RepositoryError) -> PasswordRemovalOutcome in
             try checkFailure(&state)
@@ -128,6 +134,7 @@ package final class InMemoryAccountRepository: AccountRepository {
             guard state.passkeyUsed else { return .noPasskeyUsedYet }
             guard state.recoverySetUp else { return .noRecoverySetUp }
             state.entries[accountID]?.password = nil
+            if let notice { state.notices.append(QueuedNotice(accountID: accountID, pending: notice)) }
             return .removed
         }
     }

@@ -12,6 +12,7 @@ package final class InMemoryPasskeyCredentialRepository: PasskeyCredentialReposi
         var accountsWithPassword: Set<AccountID> = []
         var keptSessions: [SessionID] = []
         var failNext: RepositoryError?
+        var notices: [QueuedNotice] = []
     }
 
     private let state = Mutex(State())
@@ -39,6 +40,9 @@ package final class InMemoryPasskeyCredentialRepository: PasskeyCredentialReposi
 
     /// The `keepingSession` of every deletion that went through, in order.
     package var keptSessions: [SessionID] { state.withLock { $0.keptSessions } }
+
+    /// The notices queued with changes that went through, in order.
+    package var queuedNotices: [QueuedNotice] { state.withLock { $0.notices } }
 
     private func checkFailure(_ state: inout State) throws(RepositoryError) {
         if let error = state.failNext {
@@ -68,9 +72,9 @@ package final class InMemoryPasskeyCredentialRepository: PasskeyCredentialReposi
         }
     }
 
-    package func deleteCredential(id: CredentialID, accountID: AccountID, keepingSession: SessionID)
-        async throws(RepositoryError) -> PasskeyDeletionOutcome
-    {
+    package func deleteCredential(
+        id: CredentialID, accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?
+    ) async throws(RepositoryError) -> PasskeyDeletionOutcome {
         try state.withLock { (state) throws(RepositoryError) -> PasskeyDeletionOutcome in
             try checkFailure(&state)
             guard let index = state.credentials.firstIndex(where: { $0.id == id && $0.accountID == accountID }) else {
@@ -80,6 +84,7 @@ package final class InMemoryPasskeyCredentialRepository: PasskeyCredentialReposi
             if owned <= 1, !state.accountsWithPassword.contains(accountID) { return .lastCredential }
             state.credentials.remove(at: index)
             state.keptSessions.append(keepingSession)
+            if let notice { state.notices.append(QueuedNotice(accountID: accountID, pending: notice)) }
             return .deleted
         }
     }

@@ -15,6 +15,7 @@ package final class InMemoryPasskeyRegistrationRepository: PasskeyRegistrationRe
         var credentials: [PasskeyCredential] = []
         var failNext: RepositoryError?
         var failNextInsert: RepositoryError?
+        var notices: [QueuedNotice] = []
     }
 
     private let state = Mutex(State())
@@ -24,6 +25,9 @@ package final class InMemoryPasskeyRegistrationRepository: PasskeyRegistrationRe
     package func failNext(_ error: RepositoryError) { state.withLock { $0.failNext = error } }
 
     package func failNextInsert(_ error: RepositoryError) { state.withLock { $0.failNextInsert = error } }
+
+    /// The notices queued with changes that went through, in order.
+    package var queuedNotices: [QueuedNotice] { state.withLock { $0.notices } }
 
     /// A passkey registered before (by anyone), so its ID is taken.
     package func seed(_ credential: PasskeyCredential) { state.withLock { $0.credentials.append(credential) } }
@@ -66,8 +70,8 @@ package final class InMemoryPasskeyRegistrationRepository: PasskeyRegistrationRe
     }
 
     @discardableResult
-    package func addCredential(_ credential: PasskeyCredential, limit: Int) async throws(RepositoryError)
-        -> CredentialAddition
+    package func addCredential(_ credential: PasskeyCredential, limit: Int, notice: PendingNotice?)
+        async throws(RepositoryError) -> CredentialAddition
     {
         try state.withLock { (state) throws(RepositoryError) -> CredentialAddition in
             try checkFailure(&state)
@@ -83,6 +87,7 @@ package final class InMemoryPasskeyRegistrationRepository: PasskeyRegistrationRe
                 return .limitReached
             }
             state.credentials.append(credential)
+            if let notice { state.notices.append(QueuedNotice(accountID: credential.accountID, pending: notice)) }
             return .added
         }
     }

@@ -13,6 +13,7 @@ package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
         var issuers: [SupportAgentName] = []
         var sessions: [AuthenticationSession] = []
         var failNext: RepositoryError?
+        var notices: [QueuedNotice] = []
     }
 
     private let state = Mutex(State())
@@ -29,6 +30,9 @@ package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
     /// Who issued each operator code, in order (the future `recovery-code.issued` events).
     package var issuers: [SupportAgentName] { state.withLock { $0.issuers } }
 
+    /// The notices queued with changes that went through, in order.
+    package var queuedNotices: [QueuedNotice] { state.withLock { $0.notices } }
+
     private func checkFailure(_ state: inout State) throws(RepositoryError) {
         if let error = state.failNext {
             state.failNext = nil
@@ -36,20 +40,21 @@ package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
         }
     }
 
-    package func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode]) async throws(RepositoryError)
-        -> Bool
+    package func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode], notice: PendingNotice?)
+        async throws(RepositoryError) -> Bool
     {
         try state.withLock { (state) throws(RepositoryError) -> Bool in
             try checkFailure(&state)
             guard state.accounts.values.contains(where: { $0.id == accountID }) else { return false }
             state.codes.removeAll { $0.accountID == accountID }
             state.codes += codes
+            if let notice { state.notices.append(QueuedNotice(accountID: accountID, pending: notice)) }
             return true
         }
     }
 
     package func addOperatorCode(
-        normalizedEmail: String, issuedBy: SupportAgentName,
+        normalizedEmail: String, issuedBy: SupportAgentName, notice: PendingNotice?,
         makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
     ) async throws(RepositoryError) -> AccountID? {
         try state.withLock { (state) throws(RepositoryError) -> AccountID? in
@@ -60,12 +65,14 @@ package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
             }
             state.codes.append(makeCode(account.id))
             state.issuers.append(issuedBy)
+            if let notice { state.notices.append(QueuedNotice(accountID: account.id, pending: notice)) }
             return account.id
         }
     }
 
     package func redeem(
         normalizedEmail: String, codeDigest: [UInt8], now: Date, recentUseWindow: TimeInterval,
+        notice: @escaping @Sendable (RecoveryCodeSource) -> PendingNotice?,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession
     ) async throws(RepositoryError) -> RecoveryCodeRedemption {
         try state.withLock { (state) throws(RepositoryError) -> RecoveryCodeRedemption in
@@ -80,6 +87,9 @@ package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
             }
             state.used[code.id] = now
             state.sessions.append(makeSession(account))
+            if let notice = notice(code.source) {
+                state.notices.append(QueuedNotice(accountID: account.id, pending: notice))
+            }
             return .redeemed(account: account, source: code.source)
         }
     }

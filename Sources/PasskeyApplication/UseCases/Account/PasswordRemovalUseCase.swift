@@ -1,16 +1,22 @@
 /// `DELETE /v1/account/password`: stage ③ of the migration, once a passkey has signed in.
 /// Needs a recent sign-in (it takes a `RecentSession`); every other password session of the
-/// account ends with the password.
+/// account ends with the password. A removal queues the `passwordRemoved` notice with it.
 package struct PasswordRemovalUseCase: Sendable {
     let accounts: any AccountRepository
+    let notifier: SecurityNotifier
+    let clock: any WallClock
 
-    package init(accounts: any AccountRepository) {
+    package init(accounts: any AccountRepository, notifier: SecurityNotifier = .off, clock: any WallClock) {
         self.accounts = accounts
+        self.notifier = notifier
+        self.clock = clock
     }
 
-    package func execute(session: RecentSession) async throws(AccountManagementError) {
+    package func execute(session: RecentSession, origin: RequestOrigin) async throws(AccountManagementError) {
+        let notice = notifier.notice(.passwordRemoved, at: clock.now, from: origin)
         let outcome = try await AccountManagementError.catching { () async throws(RepositoryError) in
-            try await accounts.removePassword(accountID: session.account.id, keepingSession: session.session.id)
+            try await accounts.removePassword(
+                accountID: session.account.id, keepingSession: session.session.id, notice: notice)
         }
         switch outcome {
         case .removed: return

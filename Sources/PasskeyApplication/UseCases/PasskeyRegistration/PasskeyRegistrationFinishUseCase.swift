@@ -24,28 +24,30 @@ package struct PasskeyRegistrationFinish: Sendable {
 
 /// Verifies the authenticator's response and stores the passkey (WebAuthn L3 §7.1). The
 /// challenge is consumed before verification, whatever the outcome; a failure never touches
-/// the password session (slide 40).
+/// the password session (slide 40). A stored passkey queues the `passkeyAdded` notice with it.
 package struct PasskeyRegistrationFinishUseCase: Sendable {
     let registrations: any PasskeyRegistrationRepository
     let verifier: any CredentialVerifier
     let names: any AuthenticatorNames
     let policy: PasskeyPolicy
+    let notifier: SecurityNotifier
     let clock: any WallClock
 
     package init(
         registrations: any PasskeyRegistrationRepository, verifier: any CredentialVerifier,
-        names: any AuthenticatorNames, policy: PasskeyPolicy, clock: any WallClock
+        names: any AuthenticatorNames, policy: PasskeyPolicy, notifier: SecurityNotifier = .off, clock: any WallClock
     ) {
         self.registrations = registrations
         self.verifier = verifier
         self.names = names
         self.policy = policy
+        self.notifier = notifier
         self.clock = clock
     }
 
     package func execute(
         session: ActiveSession, challengeID: ChallengeID, response: RegistrationResponse, name: PasskeyName?,
-        residentKey: Bool?
+        residentKey: Bool?, origin: RequestOrigin
     ) async throws(PasskeyRegistrationFinishError) -> PasskeyRegistrationFinish {
         let consumed: PasskeyRegistrationChallenge?
         do {
@@ -72,7 +74,9 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
             createdAt: now)
         let addition: CredentialAddition
         do {
-            addition = try await registrations.addCredential(credential, limit: policy.maxPasskeysPerAccount)
+            addition = try await registrations.addCredential(
+                credential, limit: policy.maxPasskeysPerAccount,
+                notice: notifier.notice(.passkeyAdded, at: now, from: origin))
         } catch {
             switch error {
             case .conflict(.credentialExists): throw .credentialExists

@@ -12,28 +12,32 @@ package enum OperatorRecoveryCodeError: Error, Hashable, Sendable {
 /// `passkey-server recovery-code --issued-by NAME EMAIL`: one single-use code for the account,
 /// valid `operatorRecoveryCodeLifetime` (24 hours), next to the user's own set (which it does not
 /// replace, and which it does not count in: it cannot satisfy `recovery-not-set-up`). It voids the
-/// account's earlier unused operator codes in the same transaction: one is live at a time.
+/// account's earlier unused operator codes in the same transaction: one is live at a time. The
+/// `recoveryCodeIssued` notice (naming neither the issuer nor the code) is queued in it too; the
+/// command passes `RequestOrigin.commandLine` as its origin.
 package struct OperatorRecoveryCodeUseCase: Sendable {
     let recoveryCodes: any RecoveryCodeRepository
     let random: any RandomGenerator
     let digester: any SecretDigester
     let policy: PasskeyPolicy
+    let notifier: SecurityNotifier
     let clock: any WallClock
 
     package init(
         recoveryCodes: any RecoveryCodeRepository, random: any RandomGenerator, digester: any SecretDigester,
-        policy: PasskeyPolicy, clock: any WallClock
+        policy: PasskeyPolicy, notifier: SecurityNotifier = .off, clock: any WallClock
     ) {
         self.recoveryCodes = recoveryCodes
         self.random = random
         self.digester = digester
         self.policy = policy
+        self.notifier = notifier
         self.clock = clock
     }
 
     /// The code (formatted, to be read to the user), the account and when the code expires.
-    package func execute(email rawEmail: String, issuedBy: SupportAgentName) async throws(OperatorRecoveryCodeError)
-        -> (code: String, accountID: AccountID, expiresAt: Date)
+    package func execute(email rawEmail: String, issuedBy: SupportAgentName, origin: RequestOrigin = .commandLine)
+        async throws(OperatorRecoveryCodeError) -> (code: String, accountID: AccountID, expiresAt: Date)
     {
         guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
         let now = clock.now
@@ -41,10 +45,12 @@ package struct OperatorRecoveryCodeUseCase: Sendable {
         let digest = digester.sha256(Array(code.canonical.utf8))
         let expiresAt = now.addingTimeInterval(policy.operatorRecoveryCodeLifetime)
         let id = random.uuid()
+        let notice = notifier.notice(.recoveryCodeIssued, at: now, from: origin)
         let accountID: AccountID?
         do {
-            accountID = try await recoveryCodes.addOperatorCode(normalizedEmail: email.normalized, issuedBy: issuedBy) {
-                account in
+            accountID = try await recoveryCodes.addOperatorCode(
+                normalizedEmail: email.normalized, issuedBy: issuedBy, notice: notice
+            ) { account in
                 StoredRecoveryCode(
                     id: id, accountID: account, digest: digest, source: .operator, createdAt: now, expiresAt: expiresAt)
             }

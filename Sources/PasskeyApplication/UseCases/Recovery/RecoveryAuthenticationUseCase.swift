@@ -24,6 +24,8 @@ package enum RecoveryAuthenticationError: Error, Hashable, Sendable {
 /// `invalidCredentials` like any used code, and its attempt is forgiven. Uses of one code for one
 /// email wait for each other in this process (the `AttemptGate`, keyed by email and digest), so
 /// a burst of them is not refused by its own attempts still in flight.
+///
+/// A redemption queues the `recoverySignIn` notice (own code or operator code) in its transaction.
 package struct RecoveryAuthenticationUseCase: Sendable {
     /// How long after a code was consumed a use of it is taken for a double submit that lost the
     /// race (and not counted). Short: only a code that really existed and was consumed just now
@@ -36,11 +38,13 @@ package struct RecoveryAuthenticationUseCase: Sendable {
     let digester: any SecretDigester
     let issuer: SessionIssuer
     let policy: PasskeyPolicy
+    let notifier: SecurityNotifier
     let clock: any WallClock
 
     package init(
         recoveryCodes: any RecoveryCodeRepository, rateLimits: any RateLimitRepository, digester: any SecretDigester,
-        issuer: SessionIssuer, policy: PasskeyPolicy, clock: any WallClock, gate: AttemptGate
+        issuer: SessionIssuer, policy: PasskeyPolicy, notifier: SecurityNotifier = .off, clock: any WallClock,
+        gate: AttemptGate
     ) {
         self.recoveryCodes = recoveryCodes
         self.attempts = AttemptCounter(rateLimits: rateLimits, gate: gate, limits: policy.attemptLimits)
@@ -48,11 +52,13 @@ package struct RecoveryAuthenticationUseCase: Sendable {
         self.digester = digester
         self.issuer = issuer
         self.policy = policy
+        self.notifier = notifier
         self.clock = clock
     }
 
     /// The session, and which kind of code opened it (for the warning the caller logs).
-    package func execute(email rawEmail: String, code rawCode: String, clientAddress: String)
+    /// `clientAddress` is what the per-address limit counts; `origin` is what the notice names.
+    package func execute(email rawEmail: String, code rawCode: String, clientAddress: String, origin: RequestOrigin)
         async throws(RecoveryAuthenticationError) -> (session: IssuedSession, source: RecoveryCodeSource)
     {
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
@@ -65,7 +71,8 @@ package struct RecoveryAuthenticationUseCase: Sendable {
             in
             try await gate.withKeys([key]) { () async throws(RepositoryError) in
                 do throws(Failure) {
-                    return .success(try await attempt(email: email, digest: digest, clientAddress: clientAddress))
+                    return .success(
+                        try await attempt(email: email, digest: digest, clientAddress: clientAddress, origin: origin))
                 } catch {
                     return .failure(error)
                 }
@@ -75,16 +82,20 @@ package struct RecoveryAuthenticationUseCase: Sendable {
         return try outcome.get()
     }
 
-    private func attempt(email: EmailAddress, digest: [UInt8], clientAddress: String)
+    private func attempt(email: EmailAddress, digest: [UInt8], clientAddress: String, origin: RequestOrigin)
         async throws(Failure) -> (session: IssuedSession, source: RecoveryCodeSource)
     {
         let attempt = try await attempts.begin(email: email, clientAddress: clientAddress, as: Failure.self)
         let now = clock.now
         let prepared = issuer.prepare(method: .recovery, now: now, lifetime: policy.recoverySessionLifetime)
+        let notifier = notifier
         let redemption = try await Failure.catching { () async throws(RepositoryError) in
             try await recoveryCodes.redeem(
                 normalizedEmail: email.normalized, codeDigest: digest, now: now, recentUseWindow: Self.recentUseWindow,
-                makeSession: prepared.stored(for:))
+                notice: { source in
+                    let method: SecurityNotice.RecoveryMethod = source == .operator ? .operatorCode : .recoveryCode
+                    return notifier.notice(.recoverySignIn(method), at: now, from: origin)
+                }, makeSession: prepared.stored(for:))
         }
         switch redemption {
         case .notFound:

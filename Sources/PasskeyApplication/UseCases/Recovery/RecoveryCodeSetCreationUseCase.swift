@@ -9,26 +9,31 @@ package struct RecoveryCodeSet: Sendable {
 }
 
 /// `POST /v1/account/recovery-codes`: needs a recent sign-in (it takes a `RecentSession`); 10 new codes replace every
-/// earlier code of the account in one transaction; only their SHA-256 digests are stored.
+/// earlier code of the account in one transaction; only their SHA-256 digests are stored. The
+/// `recoveryCodesCreated` notice (which holds none of the codes) is queued in that transaction.
 package struct RecoveryCodeSetCreationUseCase: Sendable {
     package static let codesPerSet = 10
 
     let recoveryCodes: any RecoveryCodeRepository
     let random: any RandomGenerator
     let digester: any SecretDigester
+    let notifier: SecurityNotifier
     let clock: any WallClock
 
     package init(
         recoveryCodes: any RecoveryCodeRepository, random: any RandomGenerator, digester: any SecretDigester,
-        clock: any WallClock
+        notifier: SecurityNotifier = .off, clock: any WallClock
     ) {
         self.recoveryCodes = recoveryCodes
         self.random = random
         self.digester = digester
+        self.notifier = notifier
         self.clock = clock
     }
 
-    package func execute(session: RecentSession) async throws(AccountManagementError) -> RecoveryCodeSet {
+    package func execute(session: RecentSession, origin: RequestOrigin) async throws(AccountManagementError)
+        -> RecoveryCodeSet
+    {
         let now = clock.now
         let codes = (0..<Self.codesPerSet).map { _ in RecoveryCode(bytes: random.bytes(count: RecoveryCode.byteCount)) }
         let stored = codes.map { code in
@@ -36,8 +41,9 @@ package struct RecoveryCodeSetCreationUseCase: Sendable {
                 id: random.uuid(), accountID: session.account.id, digest: digester.sha256(Array(code.canonical.utf8)),
                 source: .user, createdAt: now, expiresAt: nil)
         }
+        let notice = notifier.notice(.recoveryCodesCreated, at: now, from: origin)
         let replaced = try await AccountManagementError.catching { () async throws(RepositoryError) in
-            try await recoveryCodes.replaceCodes(accountID: session.account.id, with: stored)
+            try await recoveryCodes.replaceCodes(accountID: session.account.id, with: stored, notice: notice)
         }
         guard replaced else { throw .notFound }
         return RecoveryCodeSet(codes: codes.map(\.formatted), createdAt: now)

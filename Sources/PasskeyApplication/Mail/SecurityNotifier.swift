@@ -1,0 +1,36 @@
+package import Foundation
+package import PasskeyDomain
+
+/// Decides whether a change sends a security notice and prepares it (spec v3, "Security
+/// notices"): only while mail is on (`MAIL_URL`) and `SECURITY_NOTIFICATIONS` is on. The use case
+/// hands the `PendingNotice` to the repository that makes the change, which queues it in the
+/// same transaction for a verified address only; a change that rolls back queues nothing.
+package struct SecurityNotifier: Sendable {
+    let enabled: Bool
+    let composer: MailComposer
+    let random: (any RandomGenerator)?
+
+    package init(policy: PasskeyPolicy, random: any RandomGenerator) {
+        self.enabled = policy.mail.enabled && policy.mail.securityNotifications
+        self.composer = MailComposer(relyingPartyName: policy.relyingPartyName)
+        self.random = random
+    }
+
+    private init() {
+        self.enabled = false
+        self.composer = MailComposer(relyingPartyName: "")
+        self.random = nil
+    }
+
+    /// Sends nothing: mail off, and what use cases built without a notifier use.
+    package static let off = SecurityNotifier()
+
+    /// The notice of a change of `kind` at `date` from `origin`, or nil when notices are off.
+    package func notice(_ kind: SecurityNotice.Kind, at date: Date, from origin: RequestOrigin) -> PendingNotice? {
+        guard enabled, let random else { return nil }
+        return PendingNotice(
+            id: random.uuid(),
+            notice: SecurityNotice(kind: kind, occurredAt: date, clientAddress: origin.clientAddress),
+            composer: composer)
+    }
+}

@@ -39,7 +39,7 @@ enum EnglishMailWording {
 
             \(ignore)
             """
-        return MailText(subject: subject, body: body + " ")
+        return MailText(subject: subject, body: body + "\n")
     }
 
     static func notice(_ notice: SecurityNotice, clientAddress: String, service: String) -> MailText {
@@ -71,7 +71,7 @@ enum EnglishMailWording {
             If this was you, there is nothing to do.
             \(advice)
             """
-        return MailText(subject: "\(service): \(subject)", body: body + " ")
+        return MailText(subject: "\(service): \(subject)", body: body + "\n")
     }
 
     private static func what(_ kind: SecurityNotice.Kind, service: String) -> (subject: String, happened: String) {
@@ -85,7 +85,7 @@ enum EnglishMailWording {
         case .passwordRemoved:
             (
                 "your password was removed",
-                "The password of your \(service) account was removed: it is signed in to with passkeys now."
+                "The password of your \(service) account was removed: you sign in with a passkey now."
             )
         case .recoveryCodesCreated:
             (

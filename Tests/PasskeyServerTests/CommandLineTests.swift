@@ -19,6 +19,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: log) }
         var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         env.removeValue(forKey: "PASSKEY_TEST_DATABASE_URL")
+        env.merge(environment) { $1 }
         var status: Int32 = 0
         do {
             try await ChildProcess.run([executable] + arguments, logFile: log, environment: env)
@@ -81,9 +82,10 @@ import Testing
     }
 
     /// Runs `passkey-server recovery-code --issued-by NAME EMAIL` on `database` (or the command
-    /// with `arguments` instead); stdout and stderr apart.
+    /// with `arguments` instead, and `environment` added); stdout and stderr apart.
     static func recoveryCode(
-        for email: String, issuedBy: String = "Mika (desk 3)", arguments: [String]? = nil, database: TestDatabase
+        for email: String, issuedBy: String = "Mika (desk 3)", arguments: [String]? = nil, database: TestDatabase,
+        environment: [String: String] = [:]
     ) async throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
@@ -97,6 +99,7 @@ import Testing
         var env = ProcessInfo.processInfo.environment
         env["DATABASE_URL"] = database.conninfo
         env.removeValue(forKey: "PASSKEY_TEST_DATABASE_URL")
+        env.merge(environment) { $1 }
         var status: Int32 = 0
         do {
             try await ChildProcess.run(

@@ -9,6 +9,9 @@ import { $, say, setState, whileBusy, fields, valid } from "./ui.js";
 /** The address a change waits for (its code went there), or null. */
 let pendingEmail = null;
 
+/** Set once the server said it sends no mail: the banner then stays away for this tab. */
+const MAIL_OFF = "passkey-server.mailOff";
+
 export function wire(ctx) {
   $("verify-form").addEventListener("submit", (e) => confirmVerification(ctx, e));
   $("verify-resend").addEventListener("click", (e) => requestVerification(ctx, e.currentTarget));
@@ -22,7 +25,7 @@ export function wire(ctx) {
 
 export function render(ctx, account) {
   $("verify-address").textContent = account.email;
-  $("verify-banner").hidden = Boolean(account.emailVerified);
+  $("verify-banner").hidden = Boolean(account.emailVerified) || sessionStorage.getItem(MAIL_OFF) === "1";
   setState("email", account.emailVerified ? "verified" : "unverified");
 }
 
@@ -54,6 +57,10 @@ function explain(ctx, error, { limit = "Too many codes were sent to this address
     return "";
   }
   say(text, "error");
+  if (error.code === "mail-unavailable") {
+    sessionStorage.setItem(MAIL_OFF, "1");
+    $("verify-banner").hidden = true;
+  }
   if (codeField && error.code === "invalid-code") codeField.select();
   return text;
 }

@@ -14,6 +14,9 @@
 #   BROWSER_TEST_KEEP=1        keep the scratch folder (logs) after the run
 #   BROWSER_TEST_JS_FALLBACK=1 convert options/credentials in page JS instead of the native
 #                              parse*OptionsFromJSON / toJSON (tests the fallback path)
+#   BROWSER_TEST_MAIL=0        (v3) serve without mail and leave out the web client's email steps
+#                              (default 1: MAIL_URL=file://<scratch>/mail, the steps read the codes
+#                              from the .eml files the server's background sender writes there)
 # Installs what is missing (apt: chromium chromium-driver, as root; PyPI: selenium into
 # .tools/venv). Prints PASS/FAIL per test, ends with "N passed, M failed"; exit 1 on any failure.
 set -euo pipefail
@@ -153,7 +156,14 @@ page="http://localhost:$page_port"
 # The web client is same-origin, so the server's own origin must be allowed too: its port is
 # chosen here (a free one, from the kernel) instead of PORT=0.
 api_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-DATABASE_URL="$db_conn" HOST=127.0.0.1 PORT="$api_port" PASSKEY_RP_ID=localhost \
+mail_env=()
+mail_dir=""
+if [ "${BROWSER_TEST_MAIL:-1}" = 1 ]; then
+    mail_dir="$tmp/mail"
+    mkdir -p "$mail_dir"
+    mail_env=(MAIL_URL="file://$mail_dir")
+fi
+env "${mail_env[@]}" DATABASE_URL="$db_conn" HOST=127.0.0.1 PORT="$api_port" PASSKEY_RP_ID=localhost \
     PASSKEY_ORIGINS="$page,http://localhost:$api_port" CORS_ALLOWED_ORIGINS="$page" RATE_LIMIT_STARTS_PER_MINUTE=0 \
     LOG_LEVEL=info PASSKEY_MIGRATIONS_DIR="$root/Migrations" PASSKEY_WEB_CLIENT_DIR="$root/WebClient" \
     "$exe" serve >"$tmp/server.log" 2>&1 &
@@ -195,7 +205,7 @@ fi
 # ---- 4. the web client at /, through its visible controls ----
 shots="$root/Tests/browser/screenshots"
 rm -rf "$shots"
-WEB_URL="$api" CHROMIUM_BIN="$chromium" CHROMEDRIVER_BIN="$chromedriver" WORK_DIR="$tmp" \
+MAIL_DIR="$mail_dir" WEB_URL="$api" CHROMIUM_BIN="$chromium" CHROMEDRIVER_BIN="$chromedriver" WORK_DIR="$tmp" \
     SCREENSHOT_DIR="$shots" SUMMARY_FILE="$tmp/summary-web" \
     timeout -k 10 180 "$venv/bin/python" -u Tests/browser/test_web_client.py &
 test_pid=$!

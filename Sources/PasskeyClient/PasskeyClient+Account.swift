@@ -1,7 +1,8 @@
 public import Foundation
 public import PasskeyWire
 
-/// The signed-in account: passkeys, password, recovery codes, sessions, deletion.
+/// The signed-in account: passkeys, password, recovery codes, sessions, deletion (the email
+/// address is in `PasskeyClient+Email.swift`).
 extension PasskeyClient {
     /// `GET /v1/account`.
     public func account(token: String? = nil) async throws(PasskeyClientError) -> PasskeyAccount {
@@ -29,9 +30,19 @@ extension PasskeyClient {
     }
 
     /// `DELETE /v1/account/password` (stage ③; needs a recent sign-in, a passkey that has signed
-    /// in, and recovery codes).
+    /// in, and recovery set up: recovery codes, or (v3) a verified email while mail is on).
     public func removePassword(token: String? = nil) async throws(PasskeyClientError) {
         try await send("DELETE", "/v1/account/password", authorization: .bearer(token))
+    }
+
+    /// (v3) `PUT /v1/account/password` (needs a recent sign-in): sets the password of a
+    /// passkey-only account, or replaces the one it has; every other password session ends.
+    /// `.weakPassword` (400) for one the server refuses; `.serviceUnavailable` (503, `retryAfter`)
+    /// when its hashing queue is full.
+    public func setPassword(_ password: String, token: String? = nil) async throws(PasskeyClientError) {
+        try await send(
+            "PUT", "/v1/account/password", body: PasswordSetRequestBody(password: password),
+            authorization: .bearer(token))
     }
 
     /// `POST /v1/account/recovery-codes` (needs a recent sign-in): 10 new codes, shown only now.

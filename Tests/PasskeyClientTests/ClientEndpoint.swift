@@ -93,7 +93,10 @@ struct ClientEndpoint: Sendable, CustomTestStringConvertible {
         ClientEndpoint(
             name: "account", method: "GET", path: "/v1/account", authenticated: true, body: nil,
             answer: (200, ContractAnswers.account)
-        ) { _ = try await $0.account() },
+        ) {
+            let account = try await $0.account()
+            #expect(!account.emailVerified && account.userHandle == "BAUG")
+        },
         ClientEndpoint(
             name: "passkeys", method: "GET", path: "/v1/passkeys", authenticated: true, body: nil,
             answer: (200, "[\(ContractAnswers.passkey)]")
@@ -130,5 +133,44 @@ struct ClientEndpoint: Sendable, CustomTestStringConvertible {
             name: "deleteAccount", method: "DELETE", path: "/v1/account", authenticated: true, body: nil,
             answer: (204, "")
         ) { try await $0.deleteAccount() },
+        ClientEndpoint(
+            name: "setPassword", method: "PUT", path: "/v1/account/password", authenticated: true,
+            body: #"{"password":"correct horse battery"}"#, answer: (204, "")
+        ) { try await $0.setPassword("correct horse battery") },
+        ClientEndpoint(
+            name: "requestEmailVerification", method: "POST", path: "/v1/account/email/verification",
+            authenticated: true, body: nil, answer: (202, "")
+        ) { try await $0.requestEmailVerification() },
+        ClientEndpoint(
+            name: "confirmEmailVerification", method: "POST", path: "/v1/account/email/verification/confirm",
+            authenticated: true, body: #"{"code":"012345"}"#, answer: (200, ContractAnswers.verifiedAccount)
+        ) {
+            let account = try await $0.confirmEmailVerification(code: "012345")
+            #expect(account.emailVerified)
+        },
+        ClientEndpoint(
+            name: "changeEmail", method: "PUT", path: "/v1/account/email", authenticated: true,
+            body: #"{"email":"new@example.com"}"#, answer: (202, "")
+        ) { try await $0.changeEmail(to: "new@example.com") },
+        ClientEndpoint(
+            name: "confirmEmailChange", method: "POST", path: "/v1/account/email/confirm", authenticated: true,
+            body: #"{"code":"987654"}"#, answer: (200, ContractAnswers.verifiedAccount)
+        ) {
+            let account = try await $0.confirmEmailChange(code: "987654")
+            #expect(account.email == "new@example.com" && account.emailVerified)
+        },
+        ClientEndpoint(
+            name: "requestEmailSignInCode", method: "POST", path: "/v1/recovery/email", authenticated: false,
+            body: #"{"email":"taro@example.com"}"#, answer: (202, "{}")
+        ) { try await $0.requestEmailSignInCode(email: "taro@example.com") },
+        ClientEndpoint(
+            name: "signInWithEmailCode", method: "POST", path: "/v1/recovery/email/sessions", authenticated: false,
+            body: #"{"code":"000111","email":"taro@example.com"}"#,
+            answer: (200, ContractAnswers.session(token: "email-token", method: "email"))
+        ) {
+            let session = try await $0.signInWithEmailCode(email: "taro@example.com", code: "000111")
+            #expect(session.method == "email")
+            #expect($0.accessToken == "email-token")
+        },
     ]
 }

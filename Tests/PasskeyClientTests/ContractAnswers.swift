@@ -19,7 +19,13 @@ enum ContractAnswers {
 
     static let account = """
         {"accountID":"acc-1","displayName":"Taro","email":"taro@example.com","hasPassword":true,\
-        "passkeys":[\(passkey)],"recoveryCodesRemaining":0}
+        "passkeys":[\(passkey)],"recoveryCodesRemaining":0,"emailVerified":false,"userHandle":"BAUG"}
+        """
+
+    /// (v3) The account after a confirmed code: the (new) address, verified.
+    static let verifiedAccount = """
+        {"accountID":"acc-1","displayName":"Taro","email":"new@example.com","hasPassword":false,\
+        "passkeys":[],"recoveryCodesRemaining":0,"emailVerified":true,"userHandle":"BAUG"}
         """
 
     static let recoveryCodes = """

@@ -56,6 +56,47 @@ import Testing
         #expect(error?.code == .passkeyLimitReached)
     }
 
+    /// Spec v3: the email endpoints' own codes reach the app typed, with their status.
+    @Test(
+        arguments: [
+            (400, "invalid-code", PasskeyErrorCode.invalidCode),
+            (409, "email-already-verified", PasskeyErrorCode.emailAlreadyVerified),
+            (503, "mail-unavailable", PasskeyErrorCode.mailUnavailable),
+        ] as [(Int, String, PasskeyErrorCode)])
+    func theEmailCodesAreServerErrors(status: Int, code: String, expected: PasskeyErrorCode) async throws {
+        let stub = StubServer()
+        stub.respond(status: status, Self.problem(status, code, detail: "Detail of \(code)."))
+        await #expect(
+            throws: PasskeyClientError.server(
+                PasskeyServerError(code: expected, status: status, detail: "Detail of \(code)."))
+        ) { _ = try await stub.client(accessToken: "t").confirmEmailVerification(code: "123456") }
+    }
+
+    /// Spec v3: beyond `EMAIL_SENDS_PER_HOUR` a code request is 429 with `Retry-After`; with mail
+    /// off every email endpoint, the unauthenticated ones too, is 503 `mail-unavailable`.
+    @Test func aCodeRequestBeyondTheLimitCarriesRetryAfterAndMailOffIsUnavailable() async throws {
+        let stub = StubServer()
+        let client = stub.client(accessToken: "t")
+        stub.respond(
+            status: 429, Self.problem(429, "rate-limited", detail: "Too many codes."), headers: ["Retry-After": "1800"])
+        await #expect(
+            throws: PasskeyClientError.server(
+                PasskeyServerError(code: .rateLimited, status: 429, detail: "Too many codes.", retryAfter: 1800))
+        ) { try await client.requestEmailVerification() }
+        let off = Self.problem(503, "mail-unavailable", detail: "Mail is off.")
+        stub.respond(status: 503, off)
+        stub.respond(status: 503, off)
+        stub.respond(status: 503, off)
+        let unavailable = PasskeyClientError.server(
+            PasskeyServerError(code: .mailUnavailable, status: 503, detail: "Mail is off."))
+        await #expect(throws: unavailable) { try await client.changeEmail(to: "new@example.com") }
+        await #expect(throws: unavailable) { try await client.requestEmailSignInCode(email: "taro@example.com") }
+        await #expect(throws: unavailable) {
+            _ = try await client.signInWithEmailCode(email: "taro@example.com", code: "123456")
+        }
+        #expect(client.accessToken == "t")
+    }
+
     /// `Retry-After` in seconds (as this server sends it) becomes `retryAfter`; anything else is nil.
     @Test(arguments: [("17", 17), (" 5 ", 5), (nil, nil), ("Wed, 21 Oct 2026 07:28:00 GMT", nil)] as [(String?, Int?)])
     func aRateLimitCarriesRetryAfter(header: String?, seconds: Int?) async throws {

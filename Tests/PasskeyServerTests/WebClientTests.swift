@@ -9,7 +9,7 @@ import Testing
 @Suite struct WebClientTests {
     static let modules = [
         "app.js", "api.js", "webauthn.js", "account.js", "passkeys.js", "password.js", "recovery.js",
-        "sessions.js", "deletion.js", "messages.js", "session.js", "ui.js",
+        "sessions.js", "deletion.js", "messages.js", "session.js", "ui.js", "email.js", "email-sign-in.js",
     ]
     /// Modules the server makes when it loads the folder (not files in it).
     static let generatedModules = [AuthenticatorNamesScript.fileName]

@@ -18,8 +18,16 @@ deadline; nothing waits on a fixed sleep. After every step the browser console m
 HTTP errors that step deliberately provokes. A second tab stands for a second device (recovery
 sign-in, sessions ended from either side, account deletion); its console is checked before the
 test leaves it.
+
+(v3) With MAIL_DIR set (the folder of the server's MAIL_URL=file:///…, where its background
+sender writes each mail as <id>.eml), the email steps run last: verifying the address in the
+banner, setting a password on the passkey-only account, recovery by email on a third device, and
+the "Is this your address?" offer of a sign-up answered email-taken. They read each code from
+the newest mail to the address (next_code). Without MAIL_DIR they are left out, and say so.
 """
 
+import email
+import email.policy
 import os
 import re
 import secrets
@@ -32,6 +40,7 @@ CHROMEDRIVER_BIN = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 WORK_DIR = os.environ.get("WORK_DIR", "/tmp")
 SCREENSHOT_DIR = os.environ.get("SCREENSHOT_DIR", os.path.join(WORK_DIR, "screenshots"))
 SUMMARY_FILE = os.environ.get("SUMMARY_FILE")
+MAIL_DIR = os.environ.get("MAIL_DIR") or None  # (v3) where the server writes its mails; unset: no email steps
 WAIT_S = 20  # per wait; generous for a machine with both cores busy
 
 results = []
@@ -44,6 +53,50 @@ class Failure(Exception):
 def check(condition, message):
     if not condition:
         raise Failure(message)
+
+
+class Mailbox:
+    """The server's mail folder (MAIL_URL=file:///MAIL_DIR): each mail an <id>.eml, written by the
+    background sender some time after the request that queued it."""
+
+    CODE = re.compile(r"^\s*([0-9]{6})\s*$", re.MULTILINE)
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.read = set()  # names already taken, so each call waits for a new mail
+
+    @staticmethod
+    def parse(data):
+        """(To, text body): base64 or 8bit (Content-Type: text/plain; charset=UTF-8) alike."""
+        message = email.message_from_bytes(data, policy=email.policy.default)
+        part = message.get_body(preferencelist=("plain",)) or message
+        return str(message.get("To", "")), part.get_content()
+
+    def next_code(self, recipient):
+        """The 6-digit code (on a line of its own) of the newest mail to `recipient` not read
+        before; polls with the usual deadline."""
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            fresh = []
+            for name in os.listdir(self.folder):
+                path = os.path.join(self.folder, name)
+                if name.endswith(".eml") and name not in self.read:
+                    try:
+                        with open(path, "rb") as f:
+                            to, body = self.parse(f.read())
+                    except (OSError, ValueError, LookupError):
+                        continue  # being written: try again
+                    if recipient.lower() in to.lower():
+                        fresh.append((os.stat(path).st_mtime_ns, name, body))
+            if fresh:
+                fresh.sort()
+                for _, name, _ in fresh:
+                    self.read.add(name)
+                match = self.CODE.search(fresh[-1][2])
+                check(match, f"the newest mail to {recipient} carries no code on a line of its own")
+                return match.group(1)
+            time.sleep(0.05)
+        raise Failure(f"no new mail to {recipient} in {self.folder} within {WAIT_S} s")
 
 
 class Page:
@@ -518,6 +571,85 @@ def main():
             "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
         check(overflow <= 0, f"the page scrolls sideways by {overflow}px at 390 px")
 
+    # ---- (v3) email: the passkey-only account C verifies its address, sets a password, loses
+    # its device and comes back by email; a sign-up with its address is offered the same ----
+    mailbox = Mailbox(MAIL_DIR) if MAIL_DIR else None
+
+    def wrong(code):
+        return str((int(code[0]) + 1) % 10) + code[1:]
+
+    def email_verify():
+        page.driver.set_window_size(1200, 900)
+        check(page.el("#verify-banner").is_displayed(), "no \"Verify your address\" banner for a new account")
+        check(page.text("#account-email-state") == "not verified", f"badge {page.text('#account-email-state')!r}")
+        mailbox.next_code(c_email)  # the sign-up's own code; a new one voids it
+        page.click("#verify-resend")
+        page.wait_message("A new code is on its way")
+        code = mailbox.next_code(c_email)
+        page.allowed_errors.append(("/v1/account/email/verification/confirm", 400))
+        page.type("#verify-code", wrong(code))
+        page.click("#verify-submit")
+        page.wait_message("That code is wrong")
+        page.type("#verify-code", code)
+        page.click("#verify-submit")
+        page.wait_message("Your address is verified")
+        page.wait("the banner gone", lambda: not page.el("#verify-banner").is_displayed())
+        check(page.text("#account-email-state") == "verified", f"badge {page.text('#account-email-state')!r}")
+        check(page.state().get("email") == "verified", f"state {page.state()}")
+
+    def set_password():
+        check(page.text("#set-password") == "Set a password", f"button {page.text('#set-password')!r}")
+        page.click("#set-password")
+        page.type("#set-password-input", password)
+        page.click("#set-password-submit")
+        page.wait_message("Your password was set")
+        page.wait("the password shown", lambda: "no password" not in page.text("#password-state"))
+        check(page.text("#set-password") == "Change password", f"button {page.text('#set-password')!r}")
+
+    def email_sign_in_other_device():
+        page.tab("third")  # a new device: nothing but the address
+        page.add_authenticator()
+        page.driver.get(WEB_URL + "/")
+        page.wait_state(view="signed-out")
+        page.click("#email-sign-in summary")  # "No passkey and no recovery code? Email me a code"
+        page.type("#email-sign-in-email", c_email)
+        page.click("#email-sign-in-send")
+        page.wait_message("If an account has")
+        code = mailbox.next_code(c_email)
+        page.allowed_errors.append(("/v1/recovery/email/sessions", 401))
+        page.type("#email-sign-in-code", wrong(code))
+        page.click("#email-sign-in-submit")
+        page.wait_message("That code is wrong")
+        page.type("#email-sign-in-code", code)
+        page.click("#email-sign-in-submit")
+        page.wait_state(view="account")
+        page.wait_message("Signed in with a code by email")
+        check(page.text("#account-method") == "a code by email", f"method {page.text('#account-method')!r}")
+        check(page.el("#recovery-offer").is_displayed(), "no \"Add a passkey for this device\" nudge")
+        page.click("#recovery-add-passkey")
+        page.wait_message("passkey was added")
+        page.wait("two passkeys listed", lambda: page.count("#passkey-list li") == 2)
+
+    def email_taken_offer():
+        page.presence(False)
+        page.click("#sign-out")
+        page.wait_state(view="signed-out")
+        page.allowed_errors.append(("/v1/accounts", 409))
+        page.type("#sign-up-email", c_email)
+        page.type("#sign-up-name", "Someone")
+        page.type("#sign-up-password", "another horse battery")
+        page.click("#password-sign-up")
+        page.wait("the \"Is this your address?\" offer", lambda: page.el("#email-taken-offer").is_displayed())
+        page.click("#email-taken-get-code")
+        page.wait_message("If an account has")
+        page.type("#email-sign-in-code", mailbox.next_code(c_email))
+        page.click("#email-sign-in-submit")
+        page.wait_state(view="account")
+        check(page.text("#account-method") == "a code by email", f"method {page.text('#account-method')!r}")
+        errors = page.console_errors()
+        check(not errors, "browser console errors in the third tab: " + " | ".join(errors[:5]))
+        page.close_tab("third", then="first")
+
     steps = [
         ("open", open_page), ("password_sign_up", password_sign_up), ("password_sign_in", password_sign_in),
         ("remove_password_refused", remove_password_refused), ("modal_add_passkey", modal_add),
@@ -532,6 +664,14 @@ def main():
         ("passkey_only_account", passkey_only_account), ("last_passkey_kept", last_passkey_kept),
         ("phone_width", phone_width),
     ]
+    if mailbox:
+        steps += [
+            ("email_verify", email_verify), ("set_password", set_password),
+            ("email_sign_in_other_device", email_sign_in_other_device), ("email_taken_offer", email_taken_offer),
+        ]
+    else:
+        print("note: MAIL_DIR is not set, so the email steps (verify, set password, recovery by email, "
+              "the email-taken offer) did not run", flush=True)
     try:
         for number, (name, fn) in enumerate(steps, 1):
             step(number, name, fn)

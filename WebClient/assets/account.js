@@ -8,10 +8,16 @@ import * as password from "./password.js";
 import * as recovery from "./recovery.js";
 import * as sessions from "./sessions.js";
 import * as deletion from "./deletion.js";
+import * as email from "./email.js";
 
-const sections = [recovery, passkeys, password, sessions, deletion];
+const sections = [email, recovery, passkeys, password, sessions, deletion];
 
-const METHODS = { password: "a password", passkey: "a passkey", recovery: "a recovery code" };
+const METHODS = {
+  password: "a password",
+  passkey: "a passkey",
+  recovery: "a recovery code",
+  email: "a code by email",
+};
 
 export function wireAccount(ctx) {
   for (const section of sections) section.wire(ctx);
@@ -20,6 +26,8 @@ export function wireAccount(ctx) {
 export function renderAccount(ctx, account) {
   $("account-name").textContent = account.displayName;
   $("account-email").textContent = account.email;
+  $("account-email-state").textContent = account.emailVerified ? "verified" : "not verified";
+  $("account-email-state").dataset.verified = String(Boolean(account.emailVerified));
   const method = ctx.session && ctx.session.method;
   $("account-method").textContent = METHODS[method] || "—";
   for (const section of sections) section.render(ctx, account);
@@ -29,5 +37,6 @@ export function renderAccount(ctx, account) {
 export function resetAccount() {
   recovery.hideCodes();
   $("recovery-offer").hidden = true;
+  email.reset();
   $("session-list").replaceChildren();
 }

@@ -1,6 +1,7 @@
 // The reference web client: the talk's flows in the order a user meets them. This module owns
 // the session and the signed-out view (sign up, sign in with a password or a passkey, autofill,
-// passkey-only accounts; recovery.js adds the recovery-code sign-in); account.js renders the
+// passkey-only accounts; recovery.js adds the recovery-code sign-in, email-sign-in.js the code by
+// email and the offer after an email-taken sign-up); account.js renders the
 // signed-in view from its sections.
 
 import { api, ApiError } from "./api.js";
@@ -10,6 +11,7 @@ import { $, say, setState, whileBusy, showView, fields, valid } from "./ui.js";
 import * as webauthn from "./webauthn.js";
 import { wireAccount, renderAccount, resetAccount } from "./account.js";
 import { tryAutomaticUpgrade, applySupport } from "./passkeys.js";
+import * as emailSignIn from "./email-sign-in.js";
 
 const state = {
   session: loadSession(),
@@ -85,6 +87,8 @@ async function showAccount({ focus = true } = {}) {
 
 function showSignedOut({ focus = true } = {}) {
   resetAccount();
+  emailSignIn.reset();
+  emailSignIn.hideTakenOffer();
   $("whoami").hidden = true;
   showView("signed-out", { focus });
   startAutofill();
@@ -213,6 +217,8 @@ async function passwordSignUp(event) {
   if (!valid(form)) return;
   const { email, displayName } = fields(form);
   const password = $("sign-up-password").value; // never trimmed
+  emailSignIn.hideTakenOffer();
+  let taken = false;
   await whileBusy($("password-sign-up"), async () => {
     try {
       await api("POST", "/v1/accounts", { body: { email, displayName, password } });
@@ -222,8 +228,10 @@ async function passwordSignUp(event) {
       $("sign-in-password").focus();
     } catch (e) {
       fail(e);
+      taken = e instanceof ApiError && e.code === "email-taken";
     }
   });
+  if (taken) emailSignIn.offerForTakenEmail(email);
 }
 
 async function passwordSignIn(event) {
@@ -270,6 +278,7 @@ async function createPasskeyAccount(event) {
       if (credential && e instanceof ApiError) webauthn.signalUnknownCredential(state.rpId, credential.id);
       fail(e, "create");
       if (!state.session) startAutofill();
+      if (e instanceof ApiError && e.code === "email-taken") emailSignIn.offerForTakenEmail(email);
     }
   });
 }
@@ -288,6 +297,7 @@ function start() {
     }),
   );
   wireAccount(ctx);
+  emailSignIn.wire(ctx);
   if (state.session) {
     showAccount({ focus: false }).catch((e) => {
       fail(e);

@@ -25,10 +25,14 @@ const CODES = {
   "passkey-not-yet-used":
     "The password stays until one of your passkeys has signed you in at least once: sign out, then sign in with a passkey.",
   "recovery-not-set-up":
-    "Create recovery codes first (section “Recovery codes” below), so that you can still get in if you lose your passkeys.",
+    "Create recovery codes first (section “Recovery codes” below), or verify your email address, so that you can still get in if you lose your passkeys.",
   "reauthentication-required": "For your safety this needs a recent sign-in. Sign in again, then repeat it.",
   "passkey-limit-reached":
     "Your account already holds as many passkeys as it may. Delete one you no longer use (section “Passkeys”), then add the new one.",
+  "invalid-code": "That code is wrong, was already used or has expired. Check the latest email, or send a new code.",
+  "email-already-verified": "Your address is verified already.",
+  "mail-unavailable":
+    "This server does not send email, so codes cannot be mailed here. Use a passkey, your password or a recovery code.",
   "not-found": "That no longer exists. The page has been refreshed.",
   "method-not-allowed": "The server does not support this action.",
   "payload-too-large": "That is too much data to send.",
@@ -41,6 +45,15 @@ const CODES = {
 export function messageForCode(code, status) {
   if (CODES[code]) return CODES[code];
   return status ? `The request failed (HTTP ${status}).` : "Something went wrong.";
+}
+
+/** A 429 with its Retry-After, in words ("in 3 minutes"); the plain message without one. */
+export function messageForRateLimit(error, what = "Too many attempts.") {
+  const seconds = error && error.retryAfter;
+  if (!seconds) return `${what} Wait a little and try again.`;
+  const minutes = Math.ceil(seconds / 60);
+  const when = seconds < 60 ? `${seconds} seconds` : minutes === 1 ? "a minute" : `${minutes} minutes`;
+  return `${what} Try again in ${when}.`;
 }
 
 /** The message for an exception from navigator.credentials.create/get. */

@@ -1,6 +1,7 @@
 // Recovery codes: the section in the account view (how many are left, a new set shown once with
 // Copy and Download), the sign-in with a code in the signed-out view, and right after such a
-// sign-in the prominent offer to add a passkey for this device.
+// sign-in (or an email sign-in, email-sign-in.js) the prominent offer to add a passkey for this
+// device.
 
 import { api, ApiError } from "./api.js";
 import { messageForCode, formatTime } from "./messages.js";
@@ -34,7 +35,10 @@ export function render(ctx, account) {
   $("create-recovery-codes").dataset.remaining = String(remaining);
   // After a recovery sign-in: a passkey for this device first (once one was added here, the
   // offer goes away).
-  const offer = ctx.session && ctx.session.method === "recovery" && !ctx.session.passkeyAdded;
+  // (An email sign-in is recovery too: the same offer, worded for it.)
+  const method = ctx.session && ctx.session.method;
+  const offer = (method === "recovery" || method === "email") && !ctx.session.passkeyAdded;
+  $("recovery-offer-how").textContent = method === "email" ? "a code by email" : "a recovery code";
   $("recovery-offer").hidden = !offer;
 }
 

@@ -5,7 +5,7 @@
 import { formatTime } from "./messages.js";
 import { $, say, setState, whileBusy, confirmDialog } from "./ui.js";
 
-const METHODS = { password: "Password", passkey: "Passkey", recovery: "Recovery code" };
+const METHODS = { password: "Password", passkey: "Passkey", recovery: "Recovery code", email: "Email code" };
 
 let generation = 0;
 

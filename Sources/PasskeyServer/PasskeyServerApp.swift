@@ -101,6 +101,27 @@ final class PasskeyServerApp: Sendable {
                 policy: policy, clock: clock, gate: gate),
             ceremonies: ceremonies, logger: logger
         ).register(in: &routes)
+        let emailCodes = d.emailCodes
+        let codeMaker = EmailCodeMaker(random: random, digester: digester)
+        let composer = MailComposer(relyingPartyName: policy.relyingPartyName)
+        AccountEmailController(
+            verification: EmailVerificationUseCase(
+                codes: emailCodes, accounts: accounts, rateLimits: rateLimits, maker: codeMaker, composer: composer,
+                policy: policy, clock: clock, gate: gate),
+            change: EmailChangeUseCase(
+                codes: emailCodes, accounts: accounts, rateLimits: rateLimits, maker: codeMaker, composer: composer,
+                policy: policy, clock: clock, gate: gate),
+            logger: logger
+        ).register(in: &routes)
+        RecoveryEmailController(
+            request: EmailRecoveryRequestUseCase(
+                codes: emailCodes, limiter: limiter, maker: codeMaker, composer: composer, policy: policy,
+                clock: clock),
+            signIn: EmailSignInUseCase(
+                codes: emailCodes, rateLimits: rateLimits, maker: codeMaker, issuer: issuer, composer: composer,
+                policy: policy, clock: clock, gate: gate),
+            logger: logger
+        ).register(in: &routes)
         OperationsController(
             maintenance: maintenance, metrics: metrics, openAPI: openAPI,
             metricsToken: ConfiguredTokenCheck(token: configuration.metricsToken, digester: digester),

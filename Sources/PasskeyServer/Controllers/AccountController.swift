@@ -18,14 +18,7 @@ struct AccountController: Sendable {
 
     @Sendable func account(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
         let summary = try await query.execute(session: context.session)
-        return try .json(
-            200,
-            AccountResponseBody(
-                accountID: summary.account.id.description, displayName: summary.account.displayName.value,
-                email: summary.email.value, hasPassword: summary.hasPassword,
-                passkeys: summary.passkeys.map(PasskeyResponseBody.init),
-                recoveryCodesRemaining: summary.recoveryCodesRemaining, emailVerified: summary.emailVerified,
-                userHandle: Base64URL.encode(UserHandle(accountID: summary.account.id).bytes)))
+        return try .json(200, AccountResponseBody(summary))
     }
 
     @Sendable func removePassword(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {

@@ -53,7 +53,9 @@ extension PostgresEmailCodeRepository {
 
     /// Taking a pre-registered account back: whoever set the account up without owning the
     /// address loses its password, passkeys and recovery codes, and every session ends.
-    static func takeBack(accountID: AccountID, keeping: AuthenticationSession, now: Date, on connection: PostgresConnection)
+    static func takeBack(
+        accountID: AccountID, keeping: AuthenticationSession, now: Date, on connection: PostgresConnection
+    )
         async throws(PostgresError)
     {
         let id = accountID.uuid

@@ -120,7 +120,8 @@ package struct PostgresEmailCodeRepository: EmailCodeRepository {
             if try await Self.isTaken(newEmail, byOtherThan: accountID, on: connection) { return .emailTaken }
             try await Self.markUsed(code, now: now, on: connection)
             if current.verified, let notice {
-                try await PostgresMailOutbox.enqueue([notice(current.email, current.language, newEmail)], on: connection)
+                try await PostgresMailOutbox.enqueue(
+                    [notice(current.email, current.language, newEmail)], on: connection)
             }
             try await connection.query(
                 """

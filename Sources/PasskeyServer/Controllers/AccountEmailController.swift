@@ -22,8 +22,7 @@ struct AccountEmailController: Sendable {
         return .accepted
     }
 
-    @Sendable func confirmVerification(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse
-    {
+    @Sendable func confirmVerification(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
         try verification.checkEnabled()
         let body = try request.decode(EmailCodeRequestBody.self)
         let summary = try await verification.confirm(

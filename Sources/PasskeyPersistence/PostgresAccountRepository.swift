@@ -9,11 +9,20 @@ package struct PostgresAccountRepository: AccountRepository {
 
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
-    package func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
-        async throws(RepositoryError)
-    {
-        try await pool.run { connection async throws(PostgresError) in
+    package func createPasswordAccount(
+        _ account: Account, email: AccountEmail, password: PasswordCredential, verification: EmailCodeMail?
+    ) async throws(RepositoryError) {
+        guard let verification else {
+            try await pool.run { connection async throws(PostgresError) in
+                try await Self.insert(account, email, password, on: connection)
+            }
+            return
+        }
+        // The account and its verification code and mail commit together or not at all.
+        try await pool.runTransaction { connection async throws(PostgresError) in
             try await Self.insert(account, email, password, on: connection)
+            try await PostgresEmailCodeRepository.store(
+                verification, accountID: account.id, to: email.email, on: connection)
         }
     }
 
@@ -39,8 +48,9 @@ package struct PostgresAccountRepository: AccountRepository {
                 INSERT INTO accounts (id, display_name, created_at)
                 VALUES (\(account.id.uuid), \(account.displayName.value), \(account.createdAt)) RETURNING id
             ), e AS (
-                INSERT INTO account_emails (id, account_id, email, normalized_email, created_at)
-                SELECT \(email.id), a.id, \(email.email.value), \(email.email.normalized), \(account.createdAt) FROM a
+                INSERT INTO account_emails (id, account_id, email, normalized_email, created_at, language, verified_at)
+                SELECT \(email.id), a.id, \(email.email.value), \(email.email.normalized), \(account.createdAt),
+                       \(email.language.rawValue), \(email.verifiedAt) FROM a
             )
             INSERT INTO password_credentials (account_id, password_hash, created_at, updated_at)
             SELECT a.id, \(password.passwordHash), \(password.createdAt), \(password.updatedAt) FROM a

@@ -70,6 +70,15 @@ extension PostgresEmailCodeRepository {
             WHERE account_id = \(accountID.uuid) AND purpose = \(draft.purpose.rawValue)
               AND used_at IS NULL AND voided_at IS NULL
             """)
+        try await store(EmailCodeMail(draft: draft, mail: mail), accountID: accountID, to: recipient, on: connection)
+        return .issued
+    }
+
+    /// Stores the code and queues its mail in the caller's transaction.
+    static func store(
+        _ code: EmailCodeMail, accountID: AccountID, to recipient: EmailAddress, on connection: PostgresConnection
+    ) async throws(PostgresError) {
+        let draft = code.draft
         try await connection.query(
             """
             INSERT INTO email_codes
@@ -77,8 +86,7 @@ extension PostgresEmailCodeRepository {
             VALUES (\(draft.id), \(accountID.uuid), \(draft.purpose.rawValue), \(recipient.value),
                     \(recipient.normalized), \(bytes: draft.digest), \(draft.createdAt), \(draft.expiresAt))
             """)
-        try await PostgresMailOutbox.enqueue([mail], on: connection)
-        return .issued
+        try await PostgresMailOutbox.enqueue([code.mail], on: connection)
     }
 
     /// The account's live code of `purpose`, row-locked: a concurrent use waits, then sees it used.

@@ -42,9 +42,13 @@ final class PasskeyServerApp: Sendable {
         // Each controller registers its own routes under their kinds: the endpoints of one
         // resource path are in one file, named for the path.
         var routes = Routes(runner: runner)
+        let emailCodes = d.emailCodes
+        let codeMaker = EmailCodeMaker(random: random, digester: digester)
+        let composer = MailComposer(relyingPartyName: policy.relyingPartyName)
+        let signUpVerification = SignUpVerification(maker: codeMaker, composer: composer, policy: policy.mail)
         AccountsController(
             registration: PasswordAccountRegistrationUseCase(
-                accounts: accounts, hasher: hasher, limiter: limiter, clock: clock)
+                accounts: accounts, hasher: hasher, limiter: limiter, clock: clock, verification: signUpVerification)
         ).register(in: &routes)
         SessionsController(
             authentication: PasswordAuthenticationUseCase(
@@ -65,7 +69,7 @@ final class PasskeyServerApp: Sendable {
                 registrations: registrations, limiter: limiter, random: random, policy: policy, clock: clock),
             finish: PasskeyAccountRegistrationFinishUseCase(
                 registrations: registrations, verifier: verifier, names: names, issuer: issuer, limiter: limiter,
-                policy: policy, clock: clock),
+                policy: policy, clock: clock, verification: signUpVerification),
             ceremonies: ceremonies
         ).register(in: &routes)
         PasskeyAuthenticationsController(
@@ -101,9 +105,6 @@ final class PasskeyServerApp: Sendable {
                 policy: policy, clock: clock, gate: gate),
             ceremonies: ceremonies, logger: logger
         ).register(in: &routes)
-        let emailCodes = d.emailCodes
-        let codeMaker = EmailCodeMaker(random: random, digester: digester)
-        let composer = MailComposer(relyingPartyName: policy.relyingPartyName)
         AccountEmailController(
             verification: EmailVerificationUseCase(
                 codes: emailCodes, accounts: accounts, rateLimits: rateLimits, maker: codeMaker, composer: composer,

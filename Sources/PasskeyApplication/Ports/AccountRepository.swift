@@ -64,8 +64,9 @@ package enum PasswordRemovalOutcome: Hashable, Sendable {
 package protocol AccountRepository: Sendable {
     /// Creates account, email and password credential in one transaction.
     /// Throws `.conflict(.emailTaken)` when the email is taken.
-    func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
-        async throws(RepositoryError)
+    func createPasswordAccount(
+        _ account: Account, email: AccountEmail, password: PasswordCredential, verification: EmailCodeMail?
+    ) async throws(RepositoryError)
 
     /// Creates every account, or none (one transaction). Conflicts name their constraint.
     /// `progress` is called after each batch with the number written so far.
@@ -94,4 +95,13 @@ package protocol AccountRepository: Sendable {
     /// Serialised with passkey deletion on the account row.
     func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
         -> PasswordRemovalOutcome
+}
+
+extension AccountRepository {
+    /// A sign-up that mails nothing (mail off, and the tests that need no code).
+    package func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
+        async throws(RepositoryError)
+    {
+        try await createPasswordAccount(account, email: email, password: password, verification: nil)
+    }
 }

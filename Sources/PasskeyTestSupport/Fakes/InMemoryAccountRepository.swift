@@ -20,6 +20,8 @@ package final class InMemoryAccountRepository: AccountRepository {
         var failNext: RepositoryError?
         var passkeyUsed = true
         var recoverySetUp = true
+        var signUpMails: [AccountID: EmailCodeMail] = [:]
+        var languages: [AccountID: MailLanguage] = [:]
     }
 
     private let state = Mutex(State())
@@ -51,17 +53,25 @@ package final class InMemoryAccountRepository: AccountRepository {
         }
     }
 
-    package func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
-        async throws(RepositoryError)
-    {
+    package func createPasswordAccount(
+        _ account: Account, email: AccountEmail, password: PasswordCredential, verification: EmailCodeMail?
+    ) async throws(RepositoryError) {
         try state.withLock { (state) throws(RepositoryError) in
             try checkFailure(&state)
             guard !state.entries.values.contains(where: { $0.email == email.email }) else {
                 throw .conflict(.emailTaken)
             }
             state.entries[account.id] = Entry(account: account, email: email.email, password: password)
+            state.signUpMails[account.id] = verification
+            state.languages[account.id] = email.language
         }
     }
+
+    /// The verification code and mail the sign-up of `id` stored with the account (mail on).
+    package func signUpMail(of id: AccountID) -> EmailCodeMail? { state.withLock { $0.signUpMails[id] } }
+
+    /// The language the sign-up of `id` stored.
+    package func language(of id: AccountID) -> MailLanguage? { state.withLock { $0.languages[id] } }
 
     package func importPasswordAccounts(
         _ accounts: [ImportedPasswordAccount], progress: @escaping @Sendable (Int) -> Void

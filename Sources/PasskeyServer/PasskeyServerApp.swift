@@ -87,7 +87,10 @@ final class PasskeyServerApp: Sendable {
         ).register(in: &routes)
         AccountController(
             query: AccountQueryUseCase(accounts: accounts),
-            passwordRemoval: PasswordRemovalUseCase(accounts: accounts),
+            passwordRemoval: PasswordRemovalUseCase(accounts: accounts, mail: policy.mail),
+            passwordSet: PasswordSetUseCase(
+                accounts: accounts, hasher: hasher, random: random, composer: composer, policy: policy.mail,
+                clock: clock),
             accountDeletion: AccountDeletionUseCase(accounts: accounts), logger: logger
         ).register(in: &routes)
         AccountRecoveryCodesController(

@@ -92,12 +92,29 @@ package protocol AccountRepository: Sendable {
 
     /// Removes the password if a passkey of the account has signed in at least once and, in the
     /// same transaction, ends every password session of the account except `keepingSession`.
-    /// Serialised with passkey deletion on the account row.
-    func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
-        -> PasswordRemovalOutcome
+    /// Serialised with passkey deletion on the account row. Recovery is set up with an unused code
+    /// of the user's own set or, when `verifiedEmailCounts` (v3: mail is on), a verified address.
+    func removePassword(accountID: AccountID, keepingSession: SessionID, verifiedEmailCounts: Bool)
+        async throws(RepositoryError) -> PasswordRemovalOutcome
+
+    /// (v3) Sets or replaces the password and, in the same transaction, ends every password
+    /// session of the account except `keepingSession` and queues `notice` (rendered for the
+    /// verified address and its language; nil or an unverified address: no notice). False when
+    /// the account does not exist.
+    func setPassword(
+        accountID: AccountID, passwordHash: String, now: Date, keepingSession: SessionID,
+        notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
+    ) async throws(RepositoryError) -> Bool
 }
 
 extension AccountRepository {
+    /// The rule of v2: only the user's own recovery set counts.
+    package func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
+        -> PasswordRemovalOutcome
+    {
+        try await removePassword(accountID: accountID, keepingSession: keepingSession, verifiedEmailCounts: false)
+    }
+
     /// A sign-up that mails nothing (mail off, and the tests that need no code).
     package func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
         async throws(RepositoryError)

@@ -33,6 +33,21 @@ extension EmailSignInError: ProblemConvertible {
     }
 }
 
+extension PasswordSetError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
+        case .weakPassword:
+            Problem(
+                status: 400, code: .weakPassword, detail: "Passwords need at least 8 characters (at most 1024 bytes)."
+            )
+        case .hashingBusy: .hashingBusy
+        case .unauthorized: .unauthorized
+        case .unavailable: .unavailable
+        case .internalFailure(let cause): .internalFailure(cause: cause)
+        }
+    }
+}
+
 extension ProblemMapping {
     static let mailUnavailable = Problem(
         status: 503, code: .mailUnavailable, detail: "This server sends no mail, so email flows are off.")

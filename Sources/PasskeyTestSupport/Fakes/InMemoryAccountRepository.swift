@@ -22,6 +22,8 @@ package final class InMemoryAccountRepository: AccountRepository {
         var recoverySetUp = true
         var signUpMails: [AccountID: EmailCodeMail] = [:]
         var languages: [AccountID: MailLanguage] = [:]
+        var verifiedEmails: Set<AccountID> = []
+        var notices: [AccountID: [OutgoingMail]] = [:]
     }
 
     private let state = Mutex(State())
@@ -129,16 +131,41 @@ package final class InMemoryAccountRepository: AccountRepository {
         }
     }
 
-    package func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
-        -> PasswordRemovalOutcome
+    package func removePassword(accountID: AccountID, keepingSession: SessionID, verifiedEmailCounts: Bool)
+        async throws(RepositoryError) -> PasswordRemovalOutcome
     {
         try state.withLock { (state) throws(RepositoryError) -> PasswordRemovalOutcome in
             try checkFailure(&state)
             guard state.entries[accountID]?.password != nil else { return .noPassword }
             guard state.passkeyUsed else { return .noPasskeyUsedYet }
-            guard state.recoverySetUp else { return .noRecoverySetUp }
+            let verifiedEmail = verifiedEmailCounts && state.verifiedEmails.contains(accountID)
+            guard state.recoverySetUp || verifiedEmail else { return .noRecoverySetUp }
             state.entries[accountID]?.password = nil
             return .removed
         }
     }
+
+    package func setPassword(
+        accountID: AccountID, passwordHash: String, now: Date, keepingSession: SessionID,
+        notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
+    ) async throws(RepositoryError) -> Bool {
+        try state.withLock { (state) throws(RepositoryError) -> Bool in
+            try checkFailure(&state)
+            guard let entry = state.entries[accountID] else { return false }
+            let createdAt = entry.password?.createdAt ?? now
+            state.entries[accountID]?.password = PasswordCredential(
+                accountID: accountID, passwordHash: passwordHash, createdAt: createdAt, updatedAt: now)
+            if let notice, state.verifiedEmails.contains(accountID) {
+                state.notices[accountID, default: []].append(
+                    notice(entry.email, state.languages[accountID] ?? .english))
+            }
+            return true
+        }
+    }
+
+    /// Marks the account's address verified (what a confirmed code does in PostgreSQL).
+    package func markEmailVerified(_ id: AccountID) { state.withLock { _ = $0.verifiedEmails.insert(id) } }
+
+    /// The notices queued for the account, oldest first.
+    package func notices(of id: AccountID) -> [OutgoingMail] { state.withLock { $0.notices[id] ?? [] } }
 }

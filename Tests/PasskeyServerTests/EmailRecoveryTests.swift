@@ -199,4 +199,41 @@ import Testing
             #expect(statuses == [401, 401, 429])
         }
     }
+
+    @Test func expiredCodesAreRefusedAtEveryEndpoint() async throws {
+        let clock = FixedClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        try await withServer(environment: MailEnvironment.on(["EMAIL_CODE_LIFETIME_SECONDS": "600"]), clock: clock) {
+            server, database in
+            let client = server.client
+            let (token, email) = try await client.passwordUser()
+            let verify = try await MailedCode.latest(to: email, in: database)  // the sign-up's
+            #expect(try await client.send("POST", "/v1/recovery/email", json: ["email": email]).status == 202)
+            let signIn = try await MailedCode.latest(to: email, in: database)
+            clock.advance(by: 601)
+            let late = try await client.send(
+                "POST", "/v1/account/email/verification/confirm", json: ["code": verify], token: token)
+            #expect(late.code == "invalid-code")
+            let lateSignIn = try await client.send(
+                "POST", "/v1/recovery/email/sessions", json: ["email": email, "code": signIn])
+            #expect(lateSignIn.status == 401)
+            #expect(lateSignIn.code == "invalid-credentials")
+        }
+    }
+
+    @Test func everyEmailSignInIsLoggedAtWarningWithoutTheCode() async throws {
+        let log = LogCapture()
+        try await withServer(environment: MailEnvironment.on(["LOG_LEVEL": "warning"]), logSink: log.sink) {
+            server, database in
+            let (_, email) = try await server.client.passwordUser()
+            #expect(try await server.client.send("POST", "/v1/recovery/email", json: ["email": email]).status == 202)
+            let code = try await MailedCode.latest(to: email, in: database)
+            let session = try await server.client.send(
+                "POST", "/v1/recovery/email/sessions", json: ["email": email, "code": code])
+            #expect(session.status == 200)
+            let line = try #require(log.all.first { $0.contains("email_sign_in") })
+            #expect(line.contains("warn"))
+            #expect(line.contains("reclaimed"))
+            #expect(!log.text.contains(code))
+        }
+    }
 }

@@ -75,10 +75,15 @@ package struct EmailChangeUseCase: Sendable {
                     to: old, language: language)
             }
         }
-        let confirmation = try await EmailFlowError.catching { () async throws(RepositoryError) in
-            try await codes.confirmChange(
+        let confirmation: EmailCodeConfirmation
+        do {
+            confirmation = try await codes.confirmChange(
                 accountID: session.account.id, now: now, maximumTries: policy.maximumCodeTries,
                 matches: maker.matcher(presented: code), notice: notice)
+        } catch {
+            // A sign-up that took the address in the same instant: the unique key decided.
+            if case .conflict(.emailTaken) = error { throw .emailTaken }
+            throw EmailFlowError(error)
         }
         switch confirmation {
         case .accountGone: throw .unauthorized

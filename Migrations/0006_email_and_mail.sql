@@ -59,3 +59,9 @@ CREATE INDEX mail_outbox_due_idx ON mail_outbox (next_attempt_at)
 -- The sweeper: sent and abandoned mails.
 CREATE INDEX mail_outbox_done_idx ON mail_outbox (coalesce(sent_at, abandoned_at))
     WHERE sent_at IS NOT NULL OR abandoned_at IS NOT NULL;
+
+-- An email sign-in (recovery by a mailed code) is a session method of its own.
+ALTER TABLE authentication_sessions DROP CONSTRAINT authentication_sessions_method_check;
+ALTER TABLE authentication_sessions
+    ADD CONSTRAINT authentication_sessions_method_check
+    CHECK (method IN ('password', 'passkey', 'recovery', 'email'));

@@ -6,6 +6,8 @@ package enum AuthenticationMethod: String, Hashable, Sendable {
     case passkey
     /// A recovery code (spec v2, issue 11).
     case recovery
+    /// A code mailed to the account's address (spec v3, "Email sign-in is recovery").
+    case email
 }
 
 /// A signed-in session. Only the SHA-256 digest of its bearer token is kept.

@@ -60,7 +60,7 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
 
     package func completeAccountRegistration(
         id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
-        session: AuthenticationSession, now: Date
+        session: AuthenticationSession, now: Date, verification: EmailCodeMail?
     ) async throws(RepositoryError) -> AccountRegistrationCompletion {
         try await pool.runTransaction { connection async throws(PostgresError) in
             // The row lock taken here serialises concurrent finishes of one registration;
@@ -82,11 +82,15 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
             try await PasskeyCredentialRow.insert(credential, on: connection)
             try await connection.query(
                 """
-                INSERT INTO account_emails (id, account_id, email, normalized_email, created_at)
+                INSERT INTO account_emails (id, account_id, email, normalized_email, created_at, language, verified_at)
                 VALUES (\(email.id), \(account.id.uuid), \(email.email.value), \(email.email.normalized),
-                        \(account.createdAt))
+                        \(account.createdAt), \(email.language.rawValue), \(email.verifiedAt))
                 """)
             try await PostgresSessionRepository.insert(session, on: connection)
+            if let verification {
+                try await PostgresEmailCodeRepository.store(
+                    verification, accountID: account.id, to: email.email, on: connection)
+            }
             return .completed
         }
     }

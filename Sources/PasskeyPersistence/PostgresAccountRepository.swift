@@ -9,11 +9,20 @@ package struct PostgresAccountRepository: AccountRepository {
 
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
-    package func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
-        async throws(RepositoryError)
-    {
-        try await pool.run { connection async throws(PostgresError) in
+    package func createPasswordAccount(
+        _ account: Account, email: AccountEmail, password: PasswordCredential, verification: EmailCodeMail?
+    ) async throws(RepositoryError) {
+        guard let verification else {
+            try await pool.run { connection async throws(PostgresError) in
+                try await Self.insert(account, email, password, on: connection)
+            }
+            return
+        }
+        // The account and its verification code and mail commit together or not at all.
+        try await pool.runTransaction { connection async throws(PostgresError) in
             try await Self.insert(account, email, password, on: connection)
+            try await PostgresEmailCodeRepository.store(
+                verification, accountID: account.id, to: email.email, on: connection)
         }
     }
 
@@ -39,8 +48,9 @@ package struct PostgresAccountRepository: AccountRepository {
                 INSERT INTO accounts (id, display_name, created_at)
                 VALUES (\(account.id.uuid), \(account.displayName.value), \(account.createdAt)) RETURNING id
             ), e AS (
-                INSERT INTO account_emails (id, account_id, email, normalized_email, created_at)
-                SELECT \(email.id), a.id, \(email.email.value), \(email.email.normalized), \(account.createdAt) FROM a
+                INSERT INTO account_emails (id, account_id, email, normalized_email, created_at, language, verified_at)
+                SELECT \(email.id), a.id, \(email.email.value), \(email.email.normalized), \(account.createdAt),
+                       \(email.language.rawValue), \(email.verifiedAt) FROM a
             )
             INSERT INTO password_credentials (account_id, password_hash, created_at, updated_at)
             SELECT a.id, \(password.passwordHash), \(password.createdAt), \(password.updatedAt) FROM a
@@ -139,7 +149,9 @@ package struct PostgresAccountRepository: AccountRepository {
         }
     }
 
-    package func removePassword(accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?)
+    package func removePassword(
+        accountID: AccountID, keepingSession: SessionID, verifiedEmailCounts: Bool, notice: PendingNotice?
+    )
         async throws(RepositoryError) -> PasswordRemovalOutcome
     {
         try await pool.runTransaction { connection async throws(PostgresError) in
@@ -152,12 +164,19 @@ package struct PostgresAccountRepository: AccountRepository {
                                WHERE account_id = \(accountID.uuid) AND last_used_at IS NOT NULL) AS has_used_passkey,
                        EXISTS (SELECT 1 FROM recovery_codes
                                WHERE account_id = \(accountID.uuid) AND source = 'user' AND used_at IS NULL)
-                           AS has_recovery_codes
+                           AS has_recovery_codes,
+                       EXISTS (SELECT 1 FROM account_emails
+                               WHERE account_id = \(accountID.uuid) AND verified_at IS NOT NULL) AS has_verified_email
                 """)
             guard let row = state.first, try row.decode(Bool.self, column: "has_password") else { return .noPassword }
             guard try row.decode(Bool.self, column: "has_used_passkey") else { return .noPasskeyUsedYet }
             // Only the user's own set: a support code cannot be used to drop a password.
-            guard try row.decode(Bool.self, column: "has_recovery_codes") else { return .noRecoverySetUp }
+            // (v3) Or a verified address while mail is on: recovery by email is a way back in.
+            let hasVerifiedEmail = try row.decode(Bool.self, column: "has_verified_email")
+            let hasRecoveryCodes = try row.decode(Bool.self, column: "has_recovery_codes")
+            guard hasRecoveryCodes || (verifiedEmailCounts && hasVerifiedEmail) else {
+                return .noRecoverySetUp
+            }
             try await connection.query("DELETE FROM password_credentials WHERE account_id = \(accountID.uuid)")
             // A password that is gone no longer keeps anyone signed in, except the caller.
             try await connection.query(
@@ -170,6 +189,35 @@ package struct PostgresAccountRepository: AccountRepository {
                 try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice.mail)
             }
             return .removed
+        }
+    }
+
+    package func setPassword(
+        accountID: AccountID, passwordHash: String, now: Date, keepingSession: SessionID,
+        notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
+    ) async throws(RepositoryError) -> Bool {
+        try await pool.runTransaction { connection async throws(PostgresError) in
+            let account = try await connection.query(
+                "SELECT 1 FROM accounts WHERE id = \(accountID.uuid) FOR NO KEY UPDATE")
+            guard account.first != nil else { return false }
+            try await connection.query(
+                """
+                INSERT INTO password_credentials (account_id, password_hash, created_at, updated_at)
+                VALUES (\(accountID.uuid), \(passwordHash), \(now), \(now))
+                ON CONFLICT (account_id) DO UPDATE SET password_hash = EXCLUDED.password_hash,
+                                                       updated_at = EXCLUDED.updated_at
+                """)
+            // The old password no longer keeps anyone signed in, except the caller.
+            try await connection.query(
+                """
+                UPDATE authentication_sessions SET revoked_at = \(now)
+                WHERE account_id = \(accountID.uuid) AND method = 'password'
+                  AND id <> \(keepingSession.uuid) AND revoked_at IS NULL
+                """)
+            if let notice {
+                try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice)
+            }
+            return true
         }
     }
 }

@@ -1,7 +1,8 @@
 internal import Foundation
 internal import PasskeyApplication
 
-/// `passkey-server import-passwords FILE`: JSON lines `{email, displayName, passwordHash}`,
+/// `passkey-server import-passwords FILE`: JSON lines `{email, displayName, passwordHash,
+/// emailVerified?}`,
 /// all or nothing (one transaction), progress on stderr. Hashes are kept as they are
 /// (bcrypt, PBKDF2-SHA256, Argon2) and upgraded to Argon2id at each user's next sign-in.
 enum ImportPasswordsCommand {
@@ -9,7 +10,8 @@ enum ImportPasswordsCommand {
         usage: passkey-server import-passwords FILE
 
         FILE holds one JSON object per line: {"email": ..., "displayName": ..., "passwordHash": ...}
-        with passwordHash a PHC string ($2a$/$2b$/$2y$ bcrypt, $pbkdf2-sha256$, $argon2id$).
+        with passwordHash a PHC string ($2a$/$2b$/$2y$ bcrypt, $pbkdf2-sha256$, $argon2id$), and an
+        optional "emailVerified": true when the old system proved the address (no mail is sent).
         Every line is imported or none is (one transaction); progress goes to stderr.
         """
 
@@ -21,6 +23,8 @@ enum ImportPasswordsCommand {
         let email: String
         let displayName: String
         let passwordHash: String
+        /// (v3) Optional; an imported account is mailed nothing either way.
+        let emailVerified: Bool?
     }
 
     static func run(arguments: [String], environment: [String: String]) async -> Int32 {
@@ -55,7 +59,9 @@ enum ImportPasswordsCommand {
                 return 1
             }
             records.append(
-                PasswordImportRecord(email: line.email, displayName: line.displayName, passwordHash: line.passwordHash))
+                PasswordImportRecord(
+                    email: line.email, displayName: line.displayName, passwordHash: line.passwordHash,
+                    emailVerified: line.emailVerified ?? false))
         }
         guard let root = CompositionRoot.forCommand(environment) else { return 1 }
         defer { root.shutdown() }

@@ -43,9 +43,13 @@ final class PasskeyServerApp: Sendable {
         // Each controller registers its own routes under their kinds: the endpoints of one
         // resource path are in one file, named for the path.
         var routes = Routes(runner: runner)
+        let emailCodes = d.emailCodes
+        let codeMaker = EmailCodeMaker(random: random, digester: digester)
+        let composer = MailComposer(relyingPartyName: policy.relyingPartyName)
+        let signUpVerification = SignUpVerification(maker: codeMaker, composer: composer, policy: policy.mail)
         AccountsController(
             registration: PasswordAccountRegistrationUseCase(
-                accounts: accounts, hasher: hasher, limiter: limiter, clock: clock)
+                accounts: accounts, hasher: hasher, limiter: limiter, clock: clock, verification: signUpVerification)
         ).register(in: &routes)
         SessionsController(
             authentication: PasswordAuthenticationUseCase(
@@ -67,7 +71,7 @@ final class PasskeyServerApp: Sendable {
                 registrations: registrations, limiter: limiter, random: random, policy: policy, clock: clock),
             finish: PasskeyAccountRegistrationFinishUseCase(
                 registrations: registrations, verifier: verifier, names: names, issuer: issuer, limiter: limiter,
-                policy: policy, clock: clock),
+                policy: policy, clock: clock, verification: signUpVerification),
             ceremonies: ceremonies
         ).register(in: &routes)
         PasskeyAuthenticationsController(
@@ -85,7 +89,11 @@ final class PasskeyServerApp: Sendable {
         ).register(in: &routes)
         AccountController(
             query: AccountQueryUseCase(accounts: accounts),
-            passwordRemoval: PasswordRemovalUseCase(accounts: accounts, notifier: notifier, clock: clock),
+            passwordRemoval: PasswordRemovalUseCase(
+                accounts: accounts, notifier: notifier, clock: clock, mail: policy.mail),
+            passwordSet: PasswordSetUseCase(
+                accounts: accounts, hasher: hasher, random: random, composer: composer, policy: policy.mail,
+                clock: clock),
             accountDeletion: AccountDeletionUseCase(accounts: accounts, notifier: notifier, clock: clock),
             logger: logger
         ).register(in: &routes)
@@ -103,6 +111,24 @@ final class PasskeyServerApp: Sendable {
                 recoveryCodes: recoveryCodes, rateLimits: rateLimits, digester: digester, issuer: issuer,
                 policy: policy, notifier: notifier, clock: clock, gate: gate),
             ceremonies: ceremonies, logger: logger
+        ).register(in: &routes)
+        AccountEmailController(
+            verification: EmailVerificationUseCase(
+                codes: emailCodes, accounts: accounts, rateLimits: rateLimits, maker: codeMaker, composer: composer,
+                policy: policy, clock: clock, gate: gate),
+            change: EmailChangeUseCase(
+                codes: emailCodes, accounts: accounts, rateLimits: rateLimits, maker: codeMaker, composer: composer,
+                policy: policy, clock: clock, gate: gate),
+            logger: logger
+        ).register(in: &routes)
+        RecoveryEmailController(
+            request: EmailRecoveryRequestUseCase(
+                codes: emailCodes, limiter: limiter, maker: codeMaker, composer: composer, policy: policy,
+                clock: clock),
+            signIn: EmailSignInUseCase(
+                codes: emailCodes, rateLimits: rateLimits, maker: codeMaker, issuer: issuer, composer: composer,
+                policy: policy, clock: clock, gate: gate),
+            logger: logger
         ).register(in: &routes)
         OperationsController(
             maintenance: maintenance, metrics: metrics, openAPI: openAPI,

@@ -27,8 +27,21 @@ package protocol AccountRegistrationRepository: Sendable {
     /// inserts account, passkey, email and the first session (in this
     /// order, so that a registered credential is reported before a taken email). Any conflict rolls all of it
     /// back, leaves the registration usable and throws `.conflict(_:)`.
+    /// (v3) `verification`: the code and mail to the new address, stored in the same transaction.
     func completeAccountRegistration(
         id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
-        session: AuthenticationSession, now: Date
+        session: AuthenticationSession, now: Date, verification: EmailCodeMail?
     ) async throws(RepositoryError) -> AccountRegistrationCompletion
+}
+
+extension AccountRegistrationRepository {
+    /// A completion that mails nothing.
+    package func completeAccountRegistration(
+        id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
+        session: AuthenticationSession, now: Date
+    ) async throws(RepositoryError) -> AccountRegistrationCompletion {
+        try await completeAccountRegistration(
+            id: id, account: account, email: email, credential: credential, session: session, now: now,
+            verification: nil)
+    }
 }

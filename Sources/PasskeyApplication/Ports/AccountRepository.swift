@@ -64,8 +64,9 @@ package enum PasswordRemovalOutcome: Hashable, Sendable {
 package protocol AccountRepository: Sendable {
     /// Creates account, email and password credential in one transaction.
     /// Throws `.conflict(.emailTaken)` when the email is taken.
-    func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
-        async throws(RepositoryError)
+    func createPasswordAccount(
+        _ account: Account, email: AccountEmail, password: PasswordCredential, verification: EmailCodeMail?
+    ) async throws(RepositoryError)
 
     /// Creates every account, or none (one transaction). Conflicts name their constraint.
     /// `progress` is called after each batch with the number written so far.
@@ -93,10 +94,21 @@ package protocol AccountRepository: Sendable {
 
     /// Removes the password if a passkey of the account has signed in at least once and, in the
     /// same transaction, ends every password session of the account except `keepingSession`.
-    /// Serialised with passkey deletion on the account row. When removed, `notice` is queued in
-    /// the same transaction if the account's address is verified.
-    func removePassword(accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?)
-        async throws(RepositoryError) -> PasswordRemovalOutcome
+    /// Serialised with passkey deletion on the account row. Recovery is set up with an unused code
+    /// of the user's own set or, when `verifiedEmailCounts` (v3: mail is on), a verified address.
+    /// When removed, `notice` is queued in the same transaction if the account's address is verified.
+    func removePassword(
+        accountID: AccountID, keepingSession: SessionID, verifiedEmailCounts: Bool, notice: PendingNotice?
+    ) async throws(RepositoryError) -> PasswordRemovalOutcome
+
+    /// (v3) Sets or replaces the password and, in the same transaction, ends every password
+    /// session of the account except `keepingSession` and queues `notice` (rendered for the
+    /// verified address and its language; nil or an unverified address: no notice). False when
+    /// the account does not exist.
+    func setPassword(
+        accountID: AccountID, passwordHash: String, now: Date, keepingSession: SessionID,
+        notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
+    ) async throws(RepositoryError) -> Bool
 }
 
 extension AccountRepository {
@@ -105,10 +117,18 @@ extension AccountRepository {
         try await deleteAccount(id: id, notice: nil)
     }
 
-    /// Removes the password and queues no notice.
+    /// The rule of v2 (only the user's own recovery set counts), and no notice.
     package func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
         -> PasswordRemovalOutcome
     {
-        try await removePassword(accountID: accountID, keepingSession: keepingSession, notice: nil)
+        try await removePassword(
+            accountID: accountID, keepingSession: keepingSession, verifiedEmailCounts: false, notice: nil)
+    }
+
+    /// A sign-up that mails nothing (mail off, and the tests that need no code).
+    package func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
+        async throws(RepositoryError)
+    {
+        try await createPasswordAccount(account, email: email, password: password, verification: nil)
     }
 }

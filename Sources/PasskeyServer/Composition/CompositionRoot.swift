@@ -65,6 +65,7 @@ final class CompositionRoot: Sendable {
             accountRegistrations: PostgresAccountRegistrationRepository(pool: pool),
             sessions: PostgresSessionRepository(pool: pool), rateLimits: PostgresRateLimitRepository(pool: pool),
             recoveryCodes: PostgresRecoveryCodeRepository(pool: pool),
+            emailCodes: PostgresEmailCodeRepository(pool: pool),
             maintenance: PostgresMaintenanceRepository(
                 pool: pool, migrations: runner, passwordFailureWindow: Int(policy.passwordFailureWindow)),
             verifier: verifier, hasher: hasher, tokens: OpenSSLSessionTokenGenerator(),

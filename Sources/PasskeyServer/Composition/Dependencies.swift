@@ -12,6 +12,7 @@ struct Dependencies: Sendable {
     let sessions: any SessionRepository
     let rateLimits: any RateLimitRepository
     let recoveryCodes: any RecoveryCodeRepository
+    let emailCodes: any EmailCodeRepository
     let maintenance: any MaintenanceRepository
     let verifier: any CredentialVerifier
     let hasher: any PasswordHasher

@@ -3,10 +3,12 @@ internal import PasskeyDomain
 internal import PasskeyHTTP
 internal import PasskeyWire
 
-/// `/v1/account` (read, delete) and `/v1/account/password` (drop the password: stage ③).
+/// `/v1/account` (read, delete) and `/v1/account/password` (drop the password: stage ③; (v3) set
+/// or replace it).
 struct AccountController: Sendable {
     let query: AccountQueryUseCase
     let passwordRemoval: PasswordRemovalUseCase
+    let passwordSet: PasswordSetUseCase
     let accountDeletion: AccountDeletionUseCase
     let logger: Logger
 
@@ -14,23 +16,29 @@ struct AccountController: Sendable {
         routes.signedIn(.get, "/v1/account", account)
         routes.recentSignIn(.delete, "/v1/account", deleteAccount)
         routes.recentSignIn(.delete, "/v1/account/password", removePassword)
+        routes.recentSignIn(.put, "/v1/account/password", setPassword)
     }
 
     @Sendable func account(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
         let summary = try await query.execute(session: context.session)
-        return try .json(
-            200,
-            AccountResponseBody(
-                accountID: summary.account.id.description, displayName: summary.account.displayName.value,
-                email: summary.email.value, hasPassword: summary.hasPassword,
-                passkeys: summary.passkeys.map(PasskeyResponseBody.init),
-                recoveryCodesRemaining: summary.recoveryCodesRemaining, emailVerified: summary.emailVerified,
-                userHandle: Base64URL.encode(UserHandle(accountID: summary.account.id).bytes)))
+        return try .json(200, AccountResponseBody(summary))
     }
 
     @Sendable func removePassword(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
         try await passwordRemoval.execute(
             session: context.session, origin: request.origin(clientAddress: context.clientAddress))
+        return .noContent
+    }
+
+    @Sendable func setPassword(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
+        let body = try request.decode(PasswordSetRequestBody.self)
+        try await passwordSet.execute(
+            session: context.session, password: body.password,
+            origin: RequestOrigin(clientAddress: context.clientAddress, userAgent: request.header("User-Agent")))
+        logger.info([
+            "event": "password_set", "account_id": context.session.account.id.description,
+            "request_id": context.requestID,
+        ])
         return .noContent
     }
 

@@ -45,7 +45,8 @@ struct PasskeyAccountRegistrationsController: Sendable {
         ) { () throws(PasskeyAccountRegistrationFinishError) in
             try await finish.execute(
                 registrationID: registrationID, email: email, displayName: displayName, response: parsed.response,
-                name: parsed.name, residentKey: parsed.residentKey, clientAddress: context.rateLimitKey)
+                name: parsed.name, residentKey: parsed.residentKey, clientAddress: context.rateLimitKey,
+                acceptLanguage: request.header("Accept-Language"))
         }
         return try .json(201, SessionResponseBody(done.session))
     }

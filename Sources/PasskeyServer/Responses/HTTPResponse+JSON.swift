@@ -17,3 +17,10 @@ extension HTTPResponse {
 
     static var noContent: HTTPResponse { HTTPResponse(status: 204) }
 }
+
+extension HTTPResponse {
+    /// 202 `{}`: the request is taken; what follows arrives by mail.
+    static var accepted: HTTPResponse {
+        HTTPResponse(status: 202, contentType: "application/json", body: Array("{}".utf8))
+    }
+}

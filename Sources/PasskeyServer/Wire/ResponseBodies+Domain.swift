@@ -22,3 +22,14 @@ extension PasskeyResponseBody {
             attestationFormat: credential.attestationFormat)
     }
 }
+
+extension AccountResponseBody {
+    init(_ summary: AccountSummary) {
+        self.init(
+            accountID: summary.account.id.description, displayName: summary.account.displayName.value,
+            email: summary.email.value, hasPassword: summary.hasPassword,
+            passkeys: summary.passkeys.map(PasskeyResponseBody.init),
+            recoveryCodesRemaining: summary.recoveryCodesRemaining, emailVerified: summary.emailVerified,
+            userHandle: Base64URL.encode(UserHandle(accountID: summary.account.id).bytes))
+    }
+}

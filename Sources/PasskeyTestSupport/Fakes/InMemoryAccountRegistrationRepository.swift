@@ -104,7 +104,7 @@ package final class InMemoryAccountRegistrationRepository: AccountRegistrationRe
 
     package func completeAccountRegistration(
         id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
-        session: AuthenticationSession, now: Date
+        session: AuthenticationSession, now: Date, verification: EmailCodeMail?
     ) async throws(RepositoryError) -> AccountRegistrationCompletion {
         try state.withLock { (state) throws(RepositoryError) -> AccountRegistrationCompletion in
             try checkFailure(&state)

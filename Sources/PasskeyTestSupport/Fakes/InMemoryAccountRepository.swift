@@ -21,6 +21,11 @@ package final class InMemoryAccountRepository: AccountRepository {
         var passkeyUsed = true
         var recoverySetUp = true
         var notices: [QueuedNotice] = []
+        var signUpMails: [AccountID: EmailCodeMail] = [:]
+        var languages: [AccountID: MailLanguage] = [:]
+        var verifiedEmails: Set<AccountID> = []
+        /// Rendered notices of `setPassword` (it takes a compose closure, not a `PendingNotice`).
+        var renderedNotices: [AccountID: [OutgoingMail]] = [:]
     }
 
     private let state = Mutex(State())
@@ -55,17 +60,25 @@ package final class InMemoryAccountRepository: AccountRepository {
         }
     }
 
-    package func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
-        async throws(RepositoryError)
-    {
+    package func createPasswordAccount(
+        _ account: Account, email: AccountEmail, password: PasswordCredential, verification: EmailCodeMail?
+    ) async throws(RepositoryError) {
         try state.withLock { (state) throws(RepositoryError) in
             try checkFailure(&state)
             guard !state.entries.values.contains(where: { $0.email == email.email }) else {
                 throw .conflict(.emailTaken)
             }
             state.entries[account.id] = Entry(account: account, email: email.email, password: password)
+            state.signUpMails[account.id] = verification
+            state.languages[account.id] = email.language
         }
     }
+
+    /// The verification code and mail the sign-up of `id` stored with the account (mail on).
+    package func signUpMail(of id: AccountID) -> EmailCodeMail? { state.withLock { $0.signUpMails[id] } }
+
+    /// The language the sign-up of `id` stored.
+    package func language(of id: AccountID) -> MailLanguage? { state.withLock { $0.languages[id] } }
 
     package func importPasswordAccounts(
         _ accounts: [ImportedPasswordAccount], progress: @escaping @Sendable (Int) -> Void
@@ -125,17 +138,44 @@ package final class InMemoryAccountRepository: AccountRepository {
         }
     }
 
-    package func removePassword(accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?)
+    package func removePassword(
+        accountID: AccountID, keepingSession: SessionID, verifiedEmailCounts: Bool, notice: PendingNotice?
+    )
         async throws(RepositoryError) -> PasswordRemovalOutcome
     {
         try state.withLock { (state) throws(RepositoryError) -> PasswordRemovalOutcome in
             try checkFailure(&state)
             guard state.entries[accountID]?.password != nil else { return .noPassword }
             guard state.passkeyUsed else { return .noPasskeyUsedYet }
-            guard state.recoverySetUp else { return .noRecoverySetUp }
+            let verifiedEmail = verifiedEmailCounts && state.verifiedEmails.contains(accountID)
+            guard state.recoverySetUp || verifiedEmail else { return .noRecoverySetUp }
             state.entries[accountID]?.password = nil
             if let notice { state.notices.append(QueuedNotice(accountID: accountID, pending: notice)) }
             return .removed
         }
     }
+
+    package func setPassword(
+        accountID: AccountID, passwordHash: String, now: Date, keepingSession: SessionID,
+        notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
+    ) async throws(RepositoryError) -> Bool {
+        try state.withLock { (state) throws(RepositoryError) -> Bool in
+            try checkFailure(&state)
+            guard let entry = state.entries[accountID] else { return false }
+            let createdAt = entry.password?.createdAt ?? now
+            state.entries[accountID]?.password = PasswordCredential(
+                accountID: accountID, passwordHash: passwordHash, createdAt: createdAt, updatedAt: now)
+            if let notice, state.verifiedEmails.contains(accountID) {
+                state.renderedNotices[accountID, default: []].append(
+                    notice(entry.email, state.languages[accountID] ?? .english))
+            }
+            return true
+        }
+    }
+
+    /// Marks the account's address verified (what a confirmed code does in PostgreSQL).
+    package func markEmailVerified(_ id: AccountID) { state.withLock { _ = $0.verifiedEmails.insert(id) } }
+
+    /// The notices queued for the account, oldest first.
+    package func notices(of id: AccountID) -> [OutgoingMail] { state.withLock { $0.renderedNotices[id] ?? [] } }
 }

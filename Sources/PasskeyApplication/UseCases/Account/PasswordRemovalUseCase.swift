@@ -5,18 +5,25 @@ package struct PasswordRemovalUseCase: Sendable {
     let accounts: any AccountRepository
     let notifier: SecurityNotifier
     let clock: any WallClock
+    /// (v3) Mail is on: a verified address counts as recovery set up (recovery by email).
+    let verifiedEmailCounts: Bool
 
-    package init(accounts: any AccountRepository, notifier: SecurityNotifier = .off, clock: any WallClock) {
+    package init(
+        accounts: any AccountRepository, notifier: SecurityNotifier = .off, clock: any WallClock,
+        mail: MailPolicy = .off
+    ) {
         self.accounts = accounts
         self.notifier = notifier
         self.clock = clock
+        self.verifiedEmailCounts = mail.enabled
     }
 
     package func execute(session: RecentSession, origin: RequestOrigin) async throws(AccountManagementError) {
         let notice = notifier.notice(.passwordRemoved, at: clock.now, from: origin)
         let outcome = try await AccountManagementError.catching { () async throws(RepositoryError) in
             try await accounts.removePassword(
-                accountID: session.account.id, keepingSession: session.session.id, notice: notice)
+                accountID: session.account.id, keepingSession: session.session.id,
+                verifiedEmailCounts: verifiedEmailCounts, notice: notice)
         }
         switch outcome {
         case .removed: return

@@ -37,12 +37,15 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
     let limiter: AddressRateLimiter
     let policy: PasskeyPolicy
     let clock: any WallClock
+    /// (v3) The verification code mailed with the new account (nil: mail off).
+    let verification: SignUpVerification?
 
     package init(
         registrations: any AccountRegistrationRepository, verifier: any CredentialVerifier,
         names: any AuthenticatorNames, issuer: SessionIssuer, limiter: AddressRateLimiter, policy: PasskeyPolicy,
-        clock: any WallClock
+        clock: any WallClock, verification: SignUpVerification? = nil
     ) {
+        self.verification = verification
         self.registrations = registrations
         self.limiter = limiter
         self.verifier = verifier
@@ -54,7 +57,8 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
 
     package func execute(
         registrationID: RegistrationID, email rawEmail: String, displayName rawName: String,
-        response: RegistrationResponse, name: PasskeyName?, residentKey: Bool?, clientAddress: String
+        response: RegistrationResponse, name: PasskeyName?, residentKey: Bool?, clientAddress: String,
+        acceptLanguage: String? = nil
     ) async throws(PasskeyAccountRegistrationFinishError) -> PasskeyAccountRegistrationFinish {
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
         guard let displayName = DisplayName(rawName) else { throw .invalidRequest(field: "displayName") }
@@ -68,7 +72,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
         do {
             return try await complete(
                 registration, email: email, displayName: displayName, response: response, name: name,
-                residentKey: residentKey)
+                residentKey: residentKey, language: AcceptLanguage.mailLanguage(acceptLanguage))
         } catch {
             throw await answer(error, registrationID: registrationID, clientAddress: clientAddress)
         }
@@ -76,7 +80,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
 
     private func complete(
         _ registration: PasskeyAccountRegistration, email: EmailAddress, displayName: DisplayName,
-        response: RegistrationResponse, name: PasskeyName?, residentKey: Bool?
+        response: RegistrationResponse, name: PasskeyName?, residentKey: Bool?, language: MailLanguage
     ) async throws(PasskeyAccountRegistrationFinishError) -> PasskeyAccountRegistrationFinish {
         if let recorded = registration.email, recorded != email { throw .registrationMismatch }
         if let recorded = registration.displayName, recorded != displayName { throw .registrationMismatch }
@@ -100,8 +104,9 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
         let completion: AccountRegistrationCompletion
         do {
             completion = try await registrations.completeAccountRegistration(
-                id: registration.id, account: account, email: AccountEmail(accountID: account.id, email: email),
-                credential: credential, session: stored, now: now)
+                id: registration.id, account: account,
+                email: AccountEmail(accountID: account.id, email: email, language: language), credential: credential,
+                session: stored, now: now, verification: verification?.mail(to: email, language: language, now: now))
         } catch {
             switch error {
             case .conflict(.emailTaken): throw .emailTaken

@@ -22,21 +22,27 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
     let hasher: any PasswordHasher
     let limiter: AddressRateLimiter
     let clock: any WallClock
+    /// (v3) The verification code mailed with the new account (nil: mail off).
+    let verification: SignUpVerification?
 
     package init(
-        accounts: any AccountRepository, hasher: any PasswordHasher, limiter: AddressRateLimiter, clock: any WallClock
+        accounts: any AccountRepository, hasher: any PasswordHasher, limiter: AddressRateLimiter, clock: any WallClock,
+        verification: SignUpVerification? = nil
     ) {
         self.accounts = accounts
         self.hasher = hasher
         self.limiter = limiter
         self.clock = clock
+        self.verification = verification
     }
 
     /// Validates, counts the sign-up against the client address's budget (before any hashing,
     /// so a refused flood costs no Argon2 work), hashes, and creates the account.
-    package func execute(email rawEmail: String, displayName rawName: String, password: String, clientAddress: String)
-        async throws(PasswordAccountRegistrationError) -> Account
-    {
+    /// `acceptLanguage`: the request's header, which picks the language of the account's mails.
+    package func execute(
+        email rawEmail: String, displayName rawName: String, password: String, clientAddress: String,
+        acceptLanguage: String? = nil
+    ) async throws(PasswordAccountRegistrationError) -> Account {
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
         guard let displayName = DisplayName(rawName) else { throw .invalidRequest(field: "displayName") }
         guard PasswordRules.isAcceptable(password) else { throw .weakPassword }
@@ -59,9 +65,11 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
         let now = clock.now
         let account = Account(id: AccountID(), displayName: displayName, createdAt: now)
         do {
+            let language = AcceptLanguage.mailLanguage(acceptLanguage)
             try await accounts.createPasswordAccount(
-                account, email: AccountEmail(accountID: account.id, email: email),
-                password: PasswordCredential(accountID: account.id, passwordHash: hash, createdAt: now, updatedAt: now))
+                account, email: AccountEmail(accountID: account.id, email: email, language: language),
+                password: PasswordCredential(accountID: account.id, passwordHash: hash, createdAt: now, updatedAt: now),
+                verification: verification?.mail(to: email, language: language, now: now))
         } catch {
             switch error {
             case .conflict(.emailTaken): throw .emailTaken

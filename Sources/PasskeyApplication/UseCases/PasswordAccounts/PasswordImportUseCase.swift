@@ -6,11 +6,14 @@ package struct PasswordImportRecord: Sendable {
     package let email: String
     package let displayName: String
     package let passwordHash: String
+    /// (v3) The line's optional `emailVerified`: the old system proved the address already.
+    package let emailVerified: Bool
 
-    package init(email: String, displayName: String, passwordHash: String) {
+    package init(email: String, displayName: String, passwordHash: String, emailVerified: Bool = false) {
         self.email = email
         self.displayName = displayName
         self.passwordHash = passwordHash
+        self.emailVerified = emailVerified
     }
 }
 
@@ -60,7 +63,9 @@ package struct PasswordImportUseCase: Sendable {
             let account = Account(id: AccountID(), displayName: name, createdAt: now)
             items.append(
                 ImportedPasswordAccount(
-                    account: account, email: AccountEmail(accountID: account.id, email: email),
+                    account: account,
+                    email: AccountEmail(
+                        accountID: account.id, email: email, verifiedAt: record.emailVerified ? now : nil),
                     password: PasswordCredential(
                         accountID: account.id, passwordHash: record.passwordHash, createdAt: now, updatedAt: now)))
         }

@@ -15,8 +15,9 @@
 #   BROWSER_TEST_JS_FALLBACK=1 convert options/credentials in page JS instead of the native
 #                              parse*OptionsFromJSON / toJSON (tests the fallback path)
 #   BROWSER_TEST_MAIL=0        (v3) serve without mail and leave out the web client's email steps
-#                              (default 1: MAIL_URL=file://<scratch>/mail, the steps read the codes
-#                              from the .eml files the server's background sender writes there)
+#                              (default 1: a real SMTP server, Debian's python3-aiosmtpd, receives
+#                              the mails the server's background sender delivers over SMTP; the steps
+#                              read the codes from its Maildir)
 # Installs what is missing (apt: chromium chromium-driver, as root; PyPI: selenium into
 # .tools/venv). Prints PASS/FAIL per test, ends with "N passed, M failed"; exit 1 on any failure.
 set -euo pipefail
@@ -43,6 +44,7 @@ db=""
 base_conn=""
 server_pid=""
 http_pid=""
+smtp_pid=""
 test_pid=""
 summary_printed=0
 
@@ -58,6 +60,7 @@ cleanup() {
     stop_pid "$test_pid" group
     stop_pid "$server_pid"
     stop_pid "$http_pid"
+    stop_pid "$smtp_pid"
     drop_database "$base_conn" "$db"
     if [ -n "$tmp" ]; then
         if [ "${BROWSER_TEST_KEEP:-0}" = 1 ]; then echo "browser-test: kept $tmp" >&2; else rm -rf "$tmp"; fi
@@ -159,9 +162,23 @@ api_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 
 mail_env=()
 mail_dir=""
 if [ "${BROWSER_TEST_MAIL:-1}" = 1 ]; then
-    mail_dir="$tmp/mail"
+    [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null \
+        || die "python3-aiosmtpd is missing (scripts/deps.sh --with-test-tools installs it)"
+    smtp_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    mkdir -p "$tmp/maildir"
+    /usr/bin/python3 -m aiosmtpd -n -l "127.0.0.1:$smtp_port" -c aiosmtpd.handlers.Mailbox "$tmp/maildir" \
+        >"$tmp/smtp.log" 2>&1 &
+    smtp_pid=$!
+    for _ in $(seq 100); do
+        python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$smtp_port" \
+            2>/dev/null && break
+        kill -0 "$smtp_pid" 2>/dev/null || { cat "$tmp/smtp.log" >&2; die "aiosmtpd did not start"; }
+        sleep 0.1
+    done
+    # Plain SMTP is allowed to a loopback host only; the Maildir's new/ holds what arrived.
+    mail_dir="$tmp/maildir/new"
     mkdir -p "$mail_dir"
-    mail_env=(MAIL_URL="file://$mail_dir")
+    mail_env=(MAIL_URL="smtp://127.0.0.1:$smtp_port")
 fi
 env "${mail_env[@]}" DATABASE_URL="$db_conn" HOST=127.0.0.1 PORT="$api_port" PASSKEY_RP_ID=localhost \
     PASSKEY_ORIGINS="$page,http://localhost:$api_port" CORS_ALLOWED_ORIGINS="$page" RATE_LIMIT_STARTS_PER_MINUTE=0 \

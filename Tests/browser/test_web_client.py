@@ -56,8 +56,9 @@ def check(condition, message):
 
 
 class Mailbox:
-    """The server's mail folder (MAIL_URL=file:///MAIL_DIR): each mail an <id>.eml, written by the
-    background sender some time after the request that queued it."""
+    """The mails a real SMTP server (aiosmtpd, Maildir) received from the server's background
+    sender, some time after the request that queued them: MAIL_DIR is the Maildir's new/ folder,
+    one file per message (a MAIL_URL=file:// folder of <id>.eml files works the same)."""
 
     CODE = re.compile(r"^\s*([0-9]{6})\s*$", re.MULTILINE)
 
@@ -80,7 +81,7 @@ class Mailbox:
             fresh = []
             for name in os.listdir(self.folder):
                 path = os.path.join(self.folder, name)
-                if name.endswith(".eml") and name not in self.read:
+                if not name.startswith(".") and not name.endswith(".tmp") and name not in self.read:
                     try:
                         with open(path, "rb") as f:
                             to, body = self.parse(f.read())

@@ -13,6 +13,9 @@ struct Dependencies: Sendable {
     let rateLimits: any RateLimitRepository
     let recoveryCodes: any RecoveryCodeRepository
     let maintenance: any MaintenanceRepository
+    /// (v3) The outbox as the background sender sees it, and the transport (nil: mail off).
+    let mailOutbox: any MailOutboxRepository
+    let mailTransport: (any MailTransport)?
     let verifier: any CredentialVerifier
     let hasher: any PasswordHasher
     let tokens: any SessionTokenGenerator

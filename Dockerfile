@@ -2,7 +2,7 @@
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends pkg-config libpq-dev libssl-dev libmicrohttpd-dev \
-      libsodium-dev libcrypt-dev \
+      libsodium-dev libcrypt-dev libcurl4-openssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -16,7 +16,7 @@ RUN swift build -c release --product passkey-server --static-swift-stdlib \
 FROM debian:bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libpq5 libssl3 libmicrohttpd12 libsodium23 libcrypt1 \
-      ca-certificates tzdata \
+      libcurl4 ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 passkey \
  && useradd --system --uid 10001 --gid passkey --no-create-home --home-dir /app --shell /usr/sbin/nologin passkey

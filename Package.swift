@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libcrypt", providers: [.apt(["libcrypt-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The layers.
         .target(name: "PasskeyDomain", swiftSettings: strict),
@@ -45,11 +46,14 @@ let package = Package(
             name: "PasskeyPersistence",
             dependencies: ["PasskeyApplication", "PasskeyDomain", "PasskeyLibpq"],
             swiftSettings: strict),
+        // Mail delivery: SMTP through libcurl, or a folder of .eml files (docs/mail.md).
+        .target(
+            name: "PasskeyMail", dependencies: ["CCurl", "PasskeyApplication", "PasskeyDomain"], swiftSettings: strict),
         .target(
             name: "PasskeyServer",
             dependencies: [
                 "PasskeyDomain", "PasskeyApplication", "PasskeyWebAuthn", "PasskeyPersistence",
-                "PasskeyOpenSSL", "PasskeyHTTP", "PasskeyPasswordHashing", "PasskeyLibpq", "PasskeyWire",
+                "PasskeyOpenSSL", "PasskeyHTTP", "PasskeyPasswordHashing", "PasskeyLibpq", "PasskeyWire", "PasskeyMail",
             ],
             swiftSettings: strict),
         .executableTarget(name: "passkey-server", dependencies: ["PasskeyServer"], swiftSettings: strict),
@@ -96,6 +100,13 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "PasskeyWireTests", dependencies: ["PasskeyWire"], swiftSettings: strict),
         .testTarget(name: "PasskeyHTTPTests", dependencies: ["PasskeyHTTP"], swiftSettings: strict),
+        .testTarget(
+            name: "PasskeyMailTests",
+            dependencies: [
+                "PasskeyMail", "PasskeyApplication", "PasskeyDomain", "PasskeyPersistence", "PasskeyTestSupport",
+                "PasskeyDatabaseTestSupport", "PasskeyLibpq",
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "PasskeyPasswordHashingTests", dependencies: ["PasskeyPasswordHashing", "PasskeyTestSupport"],
             swiftSettings: strict),

@@ -36,6 +36,17 @@ if [ "${1:-}" = "--with-test-tools" ]; then
             exit 1
         fi
     fi
+    # Debian's aiosmtpd for /usr/bin/python3: the real SMTP server of the mail tests (TestSMTPServer).
+    if ! /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null; then
+        if [ "$(id -u)" -eq 0 ]; then
+            echo "deps: installing python3-aiosmtpd" >&2
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-aiosmtpd >/dev/null \
+                || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-aiosmtpd >/dev/null; }
+        else
+            echo "deps: missing Debian package: python3-aiosmtpd (run: sudo apt-get install python3-aiosmtpd)" >&2
+            exit 1
+        fi
+    fi
     # check-jsonschema (PyPI) validates docker-compose.yml and Schemathesis (PyPI) tests the API
     # against openapi.json (scripts/schemathesis.sh); they live in a project-local venv
     # (.tools/venv, ignored by git) so neither root's nor Debian's system Python is touched.

@@ -2,7 +2,7 @@ package import PasskeyApplication
 package import PasskeyLibpq
 
 /// Sweeping expired rows (ceremonies, sessions, used or expired recovery codes, old rate-limit
-/// rows), and the readiness check.
+/// rows, sent and abandoned mails), and the readiness check.
 package struct PostgresMaintenanceRepository: MaintenanceRepository {
     let pool: PostgresConnectionPool
     let migrations: MigrationRunner
@@ -78,6 +78,14 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
             DELETE FROM rate_limit_windows WHERE (key, window_start) IN (
                 SELECT key, window_start FROM rate_limit_windows
                 WHERE window_start < now() - make_interval(secs => \(2 * max(60, window))) LIMIT \(n))
+            """
+        },
+        // (v3) Sent and abandoned mails: their bodies are gone already; the rows only served
+        // the metrics and an operator's look (docs/mail.md).
+        { n, _ in
+            """
+            DELETE FROM mail_outbox WHERE id IN (
+                SELECT id FROM mail_outbox WHERE sent_at IS NOT NULL OR abandoned_at IS NOT NULL LIMIT \(n))
             """
         },
         { n, window in

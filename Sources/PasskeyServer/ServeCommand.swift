@@ -4,7 +4,8 @@ internal import PasskeyApplication
 internal import PasskeyHTTP
 
 /// `passkey-server serve`: runs until SIGTERM or SIGINT, then stops accepting connections,
-/// finishes the requests in flight (up to 10 s), stops the sweeper, closes the pool, exits 0.
+/// finishes the requests in flight (up to 10 s), stops the sweeper and the mail sender (waiting
+/// for a transfer in progress), closes the pool, exits 0.
 enum ServeCommand {
     static func run(environment: [String: String]) async -> Int32 {
         let root: CompositionRoot
@@ -53,11 +54,14 @@ enum ServeCommand {
             ])
         }
         let sweeper = Task { await sweep(app) }
+        let mailer = startMailDelivery(root: root, app: app)
         let signal = await signals.wait()
         app.logger.info(["event": "shutdown", "signal": signal == SIGTERM ? "SIGTERM" : "SIGINT"])
         await server.shutdown(gracePeriod: .seconds(10))
         sweeper.cancel()
+        mailer?.cancel()
         await sweeper.value
+        await mailer?.value
         // The pool's connections close, then the event loop's thread ends and is joined.
         root.shutdown()
         app.logger.info(["event": "stopped"])
@@ -88,6 +92,25 @@ enum ServeCommand {
     ) throws(ConfigurationError) -> WebClientFiles? {
         guard configuration.webClientEnabled, let folder = ResourceLocator.webClient(environment) else { return nil }
         return try WebClientFiles.load(from: folder, digester: digester)
+    }
+
+    /// (v3) The background mail sender, when mail is on; says on start where mails go (the
+    /// folder, or the relay's host and port: never credentials).
+    private static func startMailDelivery(root: CompositionRoot, app: PasskeyServerApp) -> Task<Void, Never>? {
+        guard let settings = root.configuration.mail, let transport = root.dependencies.mailTransport else {
+            return nil
+        }
+        app.logger.info(["event": "mail", "outcome": "on", "destination": transport.destination])
+        let d = root.dependencies
+        let batchSize = 20
+        let loop = MailDeliveryLoop(
+            sender: MailOutboxSender(
+                outbox: d.mailOutbox, transport: transport, clock: d.clock, random: d.random,
+                maxAttempts: settings.maxAttempts, batchSize: batchSize, lease: settings.lease,
+                backoff: MailRetryBackoff(base: settings.retryBase)),
+            outbox: d.mailOutbox, metrics: app.metrics.mail, logger: app.logger, pollInterval: settings.pollInterval,
+            batchSize: batchSize)
+        return Task { await loop.run() }
     }
 
     /// Deletes expired rows every minute in bounded batches, until cancelled.

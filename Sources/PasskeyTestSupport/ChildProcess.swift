@@ -60,8 +60,22 @@ package enum ChildProcess {
         defer {
             for pointer in argv + envp { free(pointer) }
         }
+        // The child starts with no signal blocked and SIGTERM, SIGINT and SIGPIPE at their defaults:
+        // posix_spawn would otherwise pass on the calling thread's mask (a dispatch thread blocks
+        // nearly every signal), and `signal(SIGTERM)` would then never stop it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw Failure(command: arguments, status: -spawned) }
         return Running(pid: pid)
     }

@@ -1,6 +1,7 @@
 /// Housekeeping: removing what has expired.
 package protocol MaintenanceRepository: Sendable {
-    /// Deletes expired challenges, account registrations and sessions, at most `batchSize`
+    /// Deletes expired challenges, account registrations and sessions (and sent or abandoned
+    /// mails), at most `batchSize`
     /// rows per table and statement, until none is left; returns how many rows went.
     func sweepExpired(batchSize: Int) async throws(RepositoryError) -> Int
 

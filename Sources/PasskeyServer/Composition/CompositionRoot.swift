@@ -1,6 +1,7 @@
 internal import Foundation
 internal import PasskeyApplication
 internal import PasskeyLibpq
+internal import PasskeyMail
 internal import PasskeyPasswordHashing
 internal import PasskeyPersistence
 internal import PasskeyWebAuthn
@@ -68,6 +69,8 @@ final class CompositionRoot: Sendable {
             emailCodes: PostgresEmailCodeRepository(pool: pool),
             maintenance: PostgresMaintenanceRepository(
                 pool: pool, migrations: runner, passwordFailureWindow: Int(policy.passwordFailureWindow)),
+            mailOutbox: PostgresMailOutboxRepository(pool: pool),
+            mailTransport: configuration.mail.map(Self.mailTransport),
             verifier: verifier, hasher: hasher, tokens: OpenSSLSessionTokenGenerator(),
             random: OpenSSLRandomGenerator(), digester: OpenSSLSecretDigester(), names: KnownAuthenticatorNames(),
             clock: clock, executor: loop,
@@ -90,6 +93,25 @@ final class CompositionRoot: Sendable {
     func shutdown() {
         pool.close()
         loop.shutdown()
+    }
+
+    /// The transport `MAIL_URL` names: SMTP through libcurl, or a folder of `.eml` files.
+    static func mailTransport(_ settings: MailSettings) -> any MailTransport {
+        switch settings.transport {
+        case .file(let folder):
+            return FileMailTransport(folder: URL(fileURLWithPath: folder, isDirectory: true), from: settings.from)
+        case .smtp(let host, let port, let security, let username, let password):
+            let mapped: SMTPSecurity =
+                switch security {
+                case .startTLS: .startTLS
+                case .implicitTLS: .implicitTLS
+                case .plainLoopback: .plainLoopback
+                }
+            return SMTPMailTransport(
+                configuration: .init(
+                    host: host, port: port, security: mapped, username: username, password: password,
+                    from: settings.from))
+        }
     }
 
     /// The anchors of `PASSKEY_TRUST_ANCHORS_DIR` (none when unset).

@@ -14,6 +14,9 @@ struct Dependencies: Sendable {
     let recoveryCodes: any RecoveryCodeRepository
     let emailCodes: any EmailCodeRepository
     let maintenance: any MaintenanceRepository
+    /// (v3) The outbox as the background sender sees it, and the transport (nil: mail off).
+    let mailOutbox: any MailOutboxRepository
+    let mailTransport: (any MailTransport)?
     let verifier: any CredentialVerifier
     let hasher: any PasswordHasher
     let tokens: any SessionTokenGenerator

@@ -84,8 +84,9 @@ extension ServerConfiguration {
             recoverySessionLifetime: TimeInterval(
                 try reader.integer("RECOVERY_SESSION_LIFETIME_SECONDS", default: 900, range: 60...86_400)))
         policy.maxPasskeysPerAccount = try reader.integer("MAX_PASSKEYS_PER_ACCOUNT", default: 50, range: 1...1000)
+        let mail = try Self.mailSettings(reader: reader, relyingPartyID: rpID)
         policy.mail = MailPolicy(
-            enabled: !reader.string("MAIL_URL", default: "").isEmpty,
+            enabled: mail != nil,
             codeLifetime: TimeInterval(
                 try reader.integer("EMAIL_CODE_LIFETIME_SECONDS", default: 600, range: 60...86_400)),
             sendsPerHour: try reader.integer("EMAIL_SENDS_PER_HOUR", default: 5, range: 1...1_000),
@@ -139,7 +140,33 @@ extension ServerConfiguration {
             httpRequestHeadTimeoutSeconds: try reader.integer(
                 "HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", default: 10, range: 1...3_600),
             metricsToken: metricsToken, databasePreparedStatements: preparedStatements,
-            webClientEnabled: webClientEnabled)
+            webClientEnabled: webClientEnabled, mail: mail)
+    }
+
+    /// (v3) `MAIL_URL`, `MAIL_FROM` and `MAIL_MAX_ATTEMPTS`; nil (mail off) when `MAIL_URL` is unset.
+    private static func mailSettings(
+        reader: EnvironmentReader, relyingPartyID: String
+    ) throws(ConfigurationError) -> MailSettings? {
+        let url = reader.string("MAIL_URL", default: "")
+        guard !url.isEmpty else { return nil }
+        let transport = try MailSettings.transport(from: url)
+        let fromText = reader.string("MAIL_FROM", default: "no-reply@\(relyingPartyID)")
+        // Plain ASCII `local@domain`: it goes into `From:` and SMTP's `MAIL FROM:<…>` as it is.
+        guard let from = EmailAddress(fromText), fromText.unicodeScalars.allSatisfy({ $0.isASCII }),
+            !fromText.contains(where: { "<>,;\"()[]\\".contains($0) })
+        else {
+            throw ConfigurationError(variable: "MAIL_FROM", problem: "must be an address such as no-reply@example.com")
+        }
+        var settings = MailSettings(
+            transport: transport, from: from,
+            maxAttempts: try reader.integer("MAIL_MAX_ATTEMPTS", default: 8, range: 1...100))
+        settings.pollInterval =
+            Double(try reader.integer("MAIL_POLL_INTERVAL_MILLISECONDS", default: 1_000, range: 10...600_000)) / 1000
+        settings.retryBase =
+            Double(try reader.integer("MAIL_RETRY_BASE_MILLISECONDS", default: 30_000, range: 1...3_600_000)) / 1000
+        settings.lease =
+            Double(try reader.integer("MAIL_LEASE_MILLISECONDS", default: 120_000, range: 100...3_600_000)) / 1000
+        return settings
     }
 
     /// `scheme://host[:port]` with nothing after it, or an Android key-hash facet.

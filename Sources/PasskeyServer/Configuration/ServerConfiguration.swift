@@ -35,6 +35,9 @@ struct ServerConfiguration: Sendable {
     var databasePreparedStatements: Bool = true
     /// `WEB_CLIENT`: serve the reference web client at `/` (on by default).
     var webClientEnabled = true
+    /// (v3) `MAIL_URL`, `MAIL_FROM`, `MAIL_MAX_ATTEMPTS`; nil when mail is off (`policy.mail.enabled`
+    /// is false then).
+    var mail: MailSettings?
 
     /// `PASSKEY_ATTESTATION_POLICY`: `any` accepts an unknown CA and records the attestation type;
     /// `trusted` requires a chain to an anchor of `PASSKEY_TRUST_ANCHORS_DIR`.

@@ -18,6 +18,8 @@ final class Metrics: Sendable {
     }
 
     private let state = Mutex(State())
+    /// (v3) The outbox's counters and gauge.
+    let mail = MailMetrics()
 
     func recordRequest(route: String, method: String, status: Int, seconds: Double) {
         state.withLock { state in
@@ -66,6 +68,7 @@ final class Metrics: Sendable {
             out +=
                 "passkey_ceremony_outcomes_total{ceremony=\"\(p[0])\",outcome=\"\(p[1])\",reason=\"\(p[2])\"} \(count)\n"
         }
+        out += mail.render()
         return out
     }
 }

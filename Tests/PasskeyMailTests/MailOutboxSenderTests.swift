@@ -1,0 +1,167 @@
+import Foundation
+import PasskeyApplication
+import PasskeyDatabaseTestSupport
+import PasskeyDomain
+import PasskeyLibpq
+import PasskeyMail
+import PasskeyPersistence
+import Testing
+
+/// The background sender on real PostgreSQL and a real SMTP server (docs/mail.md).
+@Suite struct MailOutboxSenderTests {
+    @Test func aSentMailArrivesOnceAndLosesItsBody() async throws {
+        try await withSMTPServer { smtp in
+            try await withTestDatabase { _, pool in
+                let mail = MailFixtures.mail(to: "ann@example.org")
+                try await MailFixtures.enqueue([mail], pool: pool)
+                let sender = MailFixtures.sender(pool: pool, transport: MailFixtures.smtp(smtp))
+                let pass = try await sender.runOnce()
+                #expect(pass.outcomes == [.sent(id: mail.id, attempts: 1)])
+                #expect(pass.firstAttempts == 1)
+                let received = try await smtp.waitForMessage(to: "ann@example.org")
+                #expect(received.body == mail.body + "\n")
+                let row = try #require(try await MailFixtures.row(mail.id, pool: pool))
+                #expect(row.sentAt != nil && row.body == nil && row.attempts == 1)
+                // Nothing is due any more.
+                #expect(try await sender.runOnce().outcomes.isEmpty)
+                #expect(smtp.messages(to: "ann@example.org").count == 1)
+            }
+        }
+    }
+
+    @Test func aStoppedRelayIsRetriedUntilItIsBack() async throws {
+        try await withSMTPServer { smtp in
+            try await withTestDatabase { _, pool in
+                await smtp.stop()
+                let mail = MailFixtures.mail(to: "bob@example.org")
+                try await MailFixtures.enqueue([mail], pool: pool)
+                let sender = MailFixtures.sender(pool: pool, transport: MailFixtures.smtp(smtp))
+                let failed = try await sender.runOnce().outcomes
+                guard case .retried(_, 1, let cause) = try #require(failed.first) else {
+                    Issue.record("expected a retry, got \(failed)")
+                    return
+                }
+                #expect(!cause.isEmpty)
+                let waiting = try #require(try await MailFixtures.row(mail.id, pool: pool))
+                #expect(waiting.attempts == 1 && waiting.lastError == cause && waiting.body == mail.body)
+                try await smtp.restart()
+                try await MailFixtures.drain(sender) { $0.contains(where: \.isSent) }
+                let received = try await smtp.waitForMessage(to: "bob@example.org")
+                #expect(received.body.contains("123456"))
+                let row = try #require(try await MailFixtures.row(mail.id, pool: pool))
+                #expect(row.attempts > 1 && row.sentAt != nil && row.body == nil)
+            }
+        }
+    }
+
+    @Test func anExpiredCodeMailIsDroppedNotSent() async throws {
+        try await withSMTPServer { smtp in
+            try await withTestDatabase { _, pool in
+                let mail = MailFixtures.mail(to: "late@example.org", notAfter: Date().addingTimeInterval(-1))
+                try await MailFixtures.enqueue([mail], pool: pool)
+                let outcomes = try await MailFixtures.sender(pool: pool, transport: MailFixtures.smtp(smtp)).runOnce()
+                #expect(outcomes.outcomes == [.dropped(id: mail.id)])
+                let row = try #require(try await MailFixtures.row(mail.id, pool: pool))
+                #expect(row.abandonedAt != nil && row.sentAt == nil && row.body == nil)
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(smtp.messages().isEmpty)
+            }
+        }
+    }
+
+    @Test func aCrashBetweenClaimAndSendIsSentByAnotherAfterTheLease() async throws {
+        try await withSMTPServer { smtp in
+            try await withTestDatabase { _, pool in
+                let mail = MailFixtures.mail(to: "carol@example.org")
+                try await MailFixtures.enqueue([mail], pool: pool)
+                // The "crashed" sender claims under a short lease and never sends.
+                let claimed = try await PostgresMailOutboxRepository(pool: pool).claimDue(limit: 10, lease: 0.5)
+                #expect(claimed.map(\.message.id) == [mail.id])
+                let other = MailFixtures.sender(pool: pool, transport: MailFixtures.smtp(smtp))
+                // While the lease holds, the row is not due for anyone.
+                #expect(try await other.runOnce().outcomes.isEmpty)
+                try await MailFixtures.drain(other) { $0.contains(where: \.isSent) }
+                _ = try await smtp.waitForMessage(to: "carol@example.org")
+                #expect(smtp.messages(to: "carol@example.org").count == 1)
+            }
+        }
+    }
+
+    @Test func twoSendersOnOneDatabaseSendEachMailOnce() async throws {
+        try await withSMTPServer { smtp in
+            try await withTestDatabase(maximumConnections: 8) { _, pool in
+                let mails = (0..<24).map { MailFixtures.mail(to: "user\($0)@example.org") }
+                try await MailFixtures.enqueue(mails, pool: pool)
+                let transport = MailFixtures.smtp(smtp)
+                let first = MailFixtures.sender(pool: pool, transport: transport)
+                let second = MailFixtures.sender(pool: pool, transport: MailFixtures.smtp(smtp))
+                async let a = MailFixtures.drain(first, timeout: .seconds(30)) { _ in smtp.messages().count >= 24 }
+                async let b = MailFixtures.drain(second, timeout: .seconds(30)) { _ in smtp.messages().count >= 24 }
+                let outcomes = try await a + b
+                let sentIDs = outcomes.compactMap { if case .sent(let id, _) = $0 { id } else { nil } }
+                #expect(sentIDs.count == 24)
+                #expect(Set(sentIDs) == Set(mails.map(\.id)))
+                for mail in mails { _ = try await smtp.waitForMessage(to: mail.recipient.value) }
+                #expect(smtp.messages().count == 24)
+            }
+        }
+    }
+
+    @Test func maxAttemptsAbandonsTheMail() async throws {
+        let smtp = try await TestSMTPServer.start()
+        await smtp.destroy()
+        try await withTestDatabase { _, pool in
+            let mail = MailFixtures.mail(to: "dave@example.org")
+            try await MailFixtures.enqueue([mail], pool: pool)
+            let sender = MailFixtures.sender(pool: pool, transport: MailFixtures.smtp(smtp), maxAttempts: 3)
+            let outcomes = try await MailFixtures.drain(sender) { $0.contains(where: \.isAbandoned) }
+            #expect(outcomes.filter { if case .retried = $0 { true } else { false } }.count == 2)
+            #expect(outcomes.last.map(\.isAbandoned) == true)
+            let row = try #require(try await MailFixtures.row(mail.id, pool: pool))
+            #expect(row.attempts == 3 && row.abandonedAt != nil && row.body == nil && row.lastError != nil)
+        }
+    }
+
+    @Test func credentialsNeverReachLastError() async throws {
+        let smtp = try await TestSMTPServer.start()
+        await smtp.destroy()
+        try await withTestDatabase { _, pool in
+            let mail = MailFixtures.mail(to: "erin@example.org")
+            try await MailFixtures.enqueue([mail], pool: pool)
+            let transport = MailFixtures.smtp(smtp, username: "user", password: "s3cret-pa55")
+            _ = try await MailFixtures.sender(pool: pool, transport: transport, maxAttempts: 1).runOnce()
+            let row = try #require(try await MailFixtures.row(mail.id, pool: pool))
+            let lastError = try #require(row.lastError)
+            #expect(!lastError.contains("s3cret-pa55"))
+            #expect(row.abandonedAt != nil)
+        }
+    }
+
+    @Test func sweepDeletesSentAndAbandonedMails() async throws {
+        try await withSMTPServer { smtp in
+            try await withTestDatabase { _, pool in
+                let sent = MailFixtures.mail(to: "f@example.org")
+                let expired = MailFixtures.mail(to: "g@example.org", notAfter: Date().addingTimeInterval(-1))
+                let pending = MailFixtures.mail(to: "h@example.org")
+                try await MailFixtures.enqueue([sent, expired], pool: pool)
+                _ = try await MailFixtures.sender(pool: pool, transport: MailFixtures.smtp(smtp)).runOnce()
+                try await MailFixtures.enqueue([pending], pool: pool)
+                let maintenance = PostgresMaintenanceRepository(pool: pool, migrations: MigrationRunner(migrations: []))
+                #expect(try await maintenance.sweepExpired(batchSize: 1) >= 2)
+                #expect(try await MailFixtures.row(sent.id, pool: pool) == nil)
+                #expect(try await MailFixtures.row(expired.id, pool: pool) == nil)
+                #expect(try await MailFixtures.row(pending.id, pool: pool)?.body == pending.body)
+            }
+        }
+    }
+
+    @Test func theOldestDueAgeIsReported() async throws {
+        try await withTestDatabase { _, pool in
+            let outbox = PostgresMailOutboxRepository(pool: pool)
+            #expect(try await outbox.oldestDueAge() == nil)
+            try await MailFixtures.enqueue([MailFixtures.mail(to: "i@example.org")], pool: pool)
+            let age = try #require(try await outbox.oldestDueAge())
+            #expect(age >= 0.5)
+        }
+    }
+}

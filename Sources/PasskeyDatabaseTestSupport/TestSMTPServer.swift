@@ -46,9 +46,11 @@ package final class TestSMTPServer: @unchecked Sendable {
 
     /// Starts the server (again) on the same port; returns once it accepts connections.
     package func restart() async throws {
+        // aiosmtpd runs under a watchdog thread that exits it once its parent (the test process) is
+        // gone, so a server shared by a whole test run, or one left by a crashed run, never lingers.
         let arguments = [
-            "/usr/bin/python3", "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox",
-            maildir.path,
+            "/usr/bin/python3", "-c", Self.launcher, "-n", "-l", "127.0.0.1:\(port)", "-c",
+            "aiosmtpd.handlers.Mailbox", maildir.path,
         ]
         guard FileManager.default.isExecutableFile(atPath: arguments[0]) else {
             throw StartFailure(
@@ -70,6 +72,20 @@ package final class TestSMTPServer: @unchecked Sendable {
         await stop()
         throw StartFailure(description: "TestSMTPServer: aiosmtpd did not listen on 127.0.0.1:\(port) within 10 s")
     }
+
+    /// `python3 -c` program: `python3 -m aiosmtpd ARGS…` plus a thread that ends the process when
+    /// its parent changes (the parent exited, however it ended).
+    private static let launcher = """
+        import os, runpy, sys, threading, time
+        parent = os.getppid()
+        def watch():
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(0)
+        threading.Thread(target=watch, daemon=True).start()
+        sys.argv = ["aiosmtpd"] + sys.argv[1:]
+        runpy.run_module("aiosmtpd", run_name="__main__")
+        """
 
     /// Stops the server (SIGTERM) and waits for it; the Maildir stays.
     package func stop() async {

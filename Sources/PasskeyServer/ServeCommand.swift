@@ -96,7 +96,7 @@ enum ServeCommand {
 
     /// (v3) The background mail sender, when mail is on; says on start where mails go (the
     /// folder, or the relay's host and port: never credentials).
-    private static func startMailDelivery(root: CompositionRoot, app: PasskeyServerApp) -> Task<Void, Never>? {
+    static func startMailDelivery(root: CompositionRoot, app: PasskeyServerApp) -> Task<Void, Never>? {
         guard let settings = root.configuration.mail, let transport = root.dependencies.mailTransport else {
             return nil
         }

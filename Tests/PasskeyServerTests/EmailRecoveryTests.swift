@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func unknownUnverifiedAndVerifiedAddressesAreAnsweredAlike() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let (_, unverified) = try await client.passwordUser()
             let (token, verified) = try await client.passwordUser()
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func theRequestIsUnderTheStartLimitPerClientAddress() async throws {
-        try await withServer(environment: MailEnvironment.on(["RATE_LIMIT_STARTS_PER_MINUTE": "2"])) { server, _ in
+        try await withServer(environment: try await MailEnvironment.on(["RATE_LIMIT_STARTS_PER_MINUTE": "2"])) { server, _ in
             let client = server.client
             var statuses: [Int] = []
             for index in 0..<3 {
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func anEmailSignInOnAVerifiedAddressDeletesNothing() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let (token, email) = try await client.passwordUser()
             #expect(try await client.send("POST", "/v1/account/email/verification", token: token).status == 202)
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func anEmailSignInTakesANeverVerifiedAccountBack() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             // The attacker pre-registers the owner's address with a password and a passkey.
             let (attackerToken, email) = try await client.passwordUser(password: "attacker password")
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func unknownEmailWrongUsedAndExpiredCodesAreOneAnswer() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let (_, email) = try await client.passwordUser()
             #expect(try await client.send("POST", "/v1/recovery/email", json: ["email": email]).status == 202)
@@ -161,7 +161,7 @@ import Testing
     }
 
     @Test func ofConcurrentUsesOfOneCodeExactlyOneWins() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let (_, email) = try await client.passwordUser()
             #expect(try await client.send("POST", "/v1/recovery/email", json: ["email": email]).status == 202)
@@ -185,7 +185,7 @@ import Testing
     }
 
     @Test func failuresCountLikePasswordFailures() async throws {
-        try await withServer(environment: MailEnvironment.on(["RATE_LIMIT_PASSWORD_PER_EMAIL": "2"])) {
+        try await withServer(environment: try await MailEnvironment.on(["RATE_LIMIT_PASSWORD_PER_EMAIL": "2"])) {
             server, _ in
             let client = server.client
             let (_, email) = try await client.passwordUser()
@@ -202,7 +202,7 @@ import Testing
 
     @Test func expiredCodesAreRefusedAtEveryEndpoint() async throws {
         let clock = FixedClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
-        try await withServer(environment: MailEnvironment.on(["EMAIL_CODE_LIFETIME_SECONDS": "600"]), clock: clock) {
+        try await withServer(environment: try await MailEnvironment.on(["EMAIL_CODE_LIFETIME_SECONDS": "600"]), clock: clock) {
             server, database in
             let client = server.client
             let (token, email) = try await client.passwordUser()
@@ -222,7 +222,7 @@ import Testing
 
     @Test func everyEmailSignInIsLoggedAtWarningWithoutTheCode() async throws {
         let log = LogCapture()
-        try await withServer(environment: MailEnvironment.on(["LOG_LEVEL": "warning"]), logSink: log.sink) {
+        try await withServer(environment: try await MailEnvironment.on(["LOG_LEVEL": "warning"]), logSink: log.sink) {
             server, database in
             let (_, email) = try await server.client.passwordUser()
             #expect(try await server.client.send("POST", "/v1/recovery/email", json: ["email": email]).status == 202)

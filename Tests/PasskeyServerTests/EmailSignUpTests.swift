@@ -9,7 +9,7 @@ import Testing
 /// the language its `Accept-Language` preferred; imports mail nothing.
 @Suite struct EmailSignUpTests {
     @Test func aPasswordSignUpMailsAVerificationCodeInItsLanguage() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let email = "ja-\(UUID().uuidString.prefix(8))@example.com"
             let created = try await client.send(
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func aPasskeySignUpMailsAVerificationCode() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let email = "passkey-\(UUID().uuidString.prefix(8))@example.com"
             let options = try await client.send(

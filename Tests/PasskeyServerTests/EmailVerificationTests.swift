@@ -5,7 +5,7 @@ import Testing
 /// Spec v3 "Email addresses and mail": proving and changing the address of a signed-in account.
 @Suite struct EmailVerificationTests {
     @Test func aMailedCodeVerifiesTheAddressOnce() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let (token, email) = try await client.passwordUser()
             #expect(try await client.send("GET", "/v1/account", token: token).json["emailVerified"] as? Bool == false)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aNewCodeVoidsTheEarlierOneAndFiveWrongTriesVoidACode() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let (token, email) = try await client.passwordUser()
             #expect(try await client.send("POST", "/v1/account/email/verification", token: token).status == 202)
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func wrongCodesCountAgainstTheAccountsFailureLimit() async throws {
-        try await withServer(environment: MailEnvironment.on(["RATE_LIMIT_PASSWORD_PER_EMAIL": "3"])) {
+        try await withServer(environment: try await MailEnvironment.on(["RATE_LIMIT_PASSWORD_PER_EMAIL": "3"])) {
             server, _ in
             let client = server.client
             let (token, _) = try await client.passwordUser()
@@ -83,7 +83,7 @@ import Testing
 
     @Test func theSendingLimitAnswers429WithRetryAfter() async throws {
         // The sign-up's own verification code is the first of the hour's three.
-        try await withServer(environment: MailEnvironment.on(["EMAIL_SENDS_PER_HOUR": "3"])) { server, _ in
+        try await withServer(environment: try await MailEnvironment.on(["EMAIL_SENDS_PER_HOUR": "3"])) { server, _ in
             let client = server.client
             let (token, _) = try await client.passwordUser()
             #expect(try await client.send("POST", "/v1/account/email/verification", token: token).status == 202)
@@ -97,9 +97,9 @@ import Testing
     }
 
     @Test func theSendingLimitHoldsAcrossTwoInstancesOnOneDatabase() async throws {
-        try await withServer(environment: MailEnvironment.on(["EMAIL_SENDS_PER_HOUR": "4"])) { first, database in
+        try await withServer(environment: try await MailEnvironment.on(["EMAIL_SENDS_PER_HOUR": "4"])) { first, database in
             let second = try TestServer(
-                conninfo: database.conninfo, environment: MailEnvironment.on(["EMAIL_SENDS_PER_HOUR": "4"]))
+                conninfo: database.conninfo, environment: try await MailEnvironment.on(["EMAIL_SENDS_PER_HOUR": "4"]))
             do {
                 let (token, email) = try await first.client.passwordUser()
                 let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func changingTheAddressMailsTheNewOneAndTellsTheOldVerifiedOne() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let (token, email) = try await client.passwordUser()
             let (_, otherEmail) = try await client.passwordUser()
@@ -168,7 +168,7 @@ import Testing
     }
 
     @Test func aNewAddressTakenMeanwhileIsRefusedAtConfirmation() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let (token, _) = try await client.passwordUser()
             let newEmail = "contested-\(UUID().uuidString.prefix(8))@example.com"

@@ -3,8 +3,10 @@ import PasskeyDatabaseTestSupport
 import PasskeyLibpq
 import Testing
 
-/// The one place the end-to-end tests read mails. Until the background sender is merged it reads
-/// the queued body from `mail_outbox`; afterwards it is switched to the real SMTP server's inbox.
+/// The one place the end-to-end tests read mails: what the server queued in `mail_outbox`, as the
+/// real SMTP server (aiosmtpd, `SharedSMTPServer`) received it from the server's background
+/// sender. A mail is matched to its outbox row by its `Message-ID` (`<outbox-id@domain>`), so the
+/// order is the order the server queued them in, whatever order they arrived in.
 enum MailedCode {
     /// The code of the newest mail queued to `email` (compared case-insensitively).
     static func latest(to email: String, in database: TestDatabase) async throws -> String {
@@ -19,20 +21,26 @@ enum MailedCode {
         try await mails(to: email, in: database).last?.body
     }
 
-    /// Every mail queued to `email`, oldest first.
+    /// Every mail queued to `email`, oldest first, each as the SMTP server received it (waits
+    /// until each has arrived; fails after 20 s).
     static func mails(to email: String, in database: TestDatabase) async throws -> [(subject: String, body: String)] {
         let pool = database.makePool(maximumConnections: 1)
         defer { pool.close() }
-        return try await pool.withConnection { c async throws(PostgresError) -> [(subject: String, body: String)] in
+        let ids = try await pool.withConnection { c async throws(PostgresError) -> [UUID] in
             try await c.query(
                 """
-                SELECT subject, body FROM mail_outbox WHERE lower(recipient) = \(email.lowercased())
+                SELECT id FROM mail_outbox WHERE lower(recipient) = \(email.lowercased())
                 ORDER BY created_at, id
                 """
-            ).rows.map { row throws(PostgresError) in
-                (try row.decode(String.self, column: "subject"), try row.decode(String.self, column: "body"))
-            }
+            ).rows.map { row throws(PostgresError) in try row.decode(UUID.self, column: "id") }
         }
+        let smtp = try await SharedSMTPServer.server()
+        var received: [(subject: String, body: String)] = []
+        for id in ids {
+            let mail = try await smtp.waitForMessage(messageID: id)
+            received.append((mail.subject, mail.body))
+        }
+        return received
     }
 
     /// A count from SQL (`SELECT count(*) ...`), for the tests' checks of stored rows.
@@ -49,11 +57,38 @@ extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
-/// The environment of a server with mail on: mails are written to a folder (the background
-/// sender's `file://` transport); the tests read them from the outbox.
+/// One real SMTP server (aiosmtpd) for the whole test run; each test mails unique addresses.
+enum SharedSMTPServer {
+    private static let started = Task { try await TestSMTPServer.start() }
+
+    static func server() async throws -> TestSMTPServer { try await started.value }
+}
+
+extension TestSMTPServer {
+    /// The received mail whose `Message-ID` names the outbox row `id`; fails after `timeout`.
+    func waitForMessage(messageID id: UUID, timeout: Duration = .seconds(20)) async throws -> ReceivedMail {
+        let wanted = "<\(id.uuidString.lowercased())@"
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let mail = messages().first(where: { $0.header("Message-ID")?.hasPrefix(wanted) == true }) {
+                return mail
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw MailNotReceived(id: id)
+    }
+}
+
+struct MailNotReceived: Error, CustomStringConvertible {
+    let id: UUID
+    var description: String { "the SMTP server received no mail for outbox row \(id) within the timeout" }
+}
+
+/// The environment of a server with mail on: its background sender delivers over SMTP to the
+/// shared aiosmtpd, polling the outbox every 50 ms so the tests wait little.
 enum MailEnvironment {
-    static func on(_ extra: [String: String] = [:]) -> [String: String] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")
-        return ["MAIL_URL": "file://" + folder.path].merging(extra) { $1 }
+    static func on(_ extra: [String: String] = [:]) async throws -> [String: String] {
+        let smtp = try await SharedSMTPServer.server()
+        return ["MAIL_URL": smtp.url, "MAIL_POLL_INTERVAL_MILLISECONDS": "50"].merging(extra) { $1 }
     }
 }

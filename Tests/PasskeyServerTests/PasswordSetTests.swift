@@ -8,7 +8,7 @@ import Testing
 /// `DELETE /v1/account/password`.
 @Suite struct PasswordSetTests {
     @Test func aPasswordIsReplacedAndEveryOtherPasswordSessionEnds() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let (token, email) = try await client.passwordUser(password: "old password 1")
             let other = try #require(
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func aPasskeyOnlyAccountGetsAPasswordAndAVerifiedAddressIsNoticed() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let email = "passkey-\(UUID().uuidString.prefix(8))@example.com"
             let options = try await client.send(
@@ -78,7 +78,7 @@ import Testing
 
     @Test func settingThePasswordNeedsARecentSignIn() async throws {
         let clock = FixedClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
-        try await withServer(environment: MailEnvironment.on(["REAUTHENTICATION_WINDOW_SECONDS": "600"]), clock: clock)
+        try await withServer(environment: try await MailEnvironment.on(["REAUTHENTICATION_WINDOW_SECONDS": "600"]), clock: clock)
         {
             server, _ in
             let (token, _) = try await server.client.passwordUser()
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func aVerifiedEmailCountsAsRecoverySetUpWhileMailIsOn() async throws {
-        try await withServer(environment: MailEnvironment.on()) { server, database in
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
             let client = server.client
             let (token, email) = try await client.passwordUser()
             var passkey = try TestPasskey()

@@ -5,8 +5,9 @@ import PasskeyTestSupport
 import Testing
 
 /// Security notices of the existing flows end to end (spec v3, "Security notices"), on the real
-/// server and PostgreSQL with `MAIL_URL=file://…` (the background sender is not part of these
-/// tests: the queued rows stay in `mail_outbox`). A verified address gets exactly one notice per
+/// server and PostgreSQL with `MAIL_URL=file://…`: the notices are the rows of `mail_outbox` that
+/// carry no code (`not_after` is null; sign-up's verification code mail is not one), each read as
+/// the server's background sender delivered it (`<id>.eml` in the folder). A verified address gets exactly one notice per
 /// change, naming it and the client address; an unverified address, `SECURITY_NOTIFICATIONS=off`
 /// and mail off get none; a refused change queues nothing; no notice holds a secret.
 @Suite struct SecurityNoticeFlowTests {
@@ -16,12 +17,22 @@ import Testing
 
     static func mailEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notices-\(UUID().uuidString)")
-        return ["MAIL_URL": "file://\(folder.path)", "TRUSTED_PROXIES": "127.0.0.1"].merging(extra) { $1 }
+        return [
+            "MAIL_URL": "file://\(folder.path)", "TRUSTED_PROXIES": "127.0.0.1",
+            "MAIL_POLL_INTERVAL_MILLISECONDS": "50",
+        ].merging(extra) { $1 }
     }
 
-    /// The rows of `mail_outbox`, oldest first.
+    /// The notices queued in `mail_outbox`, oldest first, as delivered to the `file://` folder.
     private struct Outbox {
         let pool: PostgresConnectionPool
+        /// The `file://` folder of `MAIL_URL`; nil with mail off.
+        let folder: URL?
+
+        init(pool: PostgresConnectionPool, environment: [String: String]) {
+            self.pool = pool
+            folder = environment["MAIL_URL"].map { URL(fileURLWithPath: String($0.dropFirst("file://".count))) }
+        }
 
         struct Mail: Sendable {
             let recipient: String
@@ -30,14 +41,30 @@ import Testing
         }
 
         func mails() async throws -> [Mail] {
-            try await pool.withConnection { c async throws(PostgresError) -> [Mail] in
-                try await c.query("SELECT recipient, subject, body FROM mail_outbox ORDER BY created_at, id").rows.map {
-                    row throws(PostgresError) in
-                    Mail(
-                        recipient: try row.decode(column: "recipient"), subject: try row.decode(column: "subject"),
-                        body: try row.decode(column: "body"))
+            let rows = try await pool.withConnection { c async throws(PostgresError) -> [(UUID, String, String)] in
+                try await c.query(
+                    "SELECT id, recipient, subject FROM mail_outbox WHERE not_after IS NULL ORDER BY created_at, id"
+                ).rows.map { row throws(PostgresError) in
+                    (
+                        try row.decode(column: "id"), try row.decode(column: "recipient"),
+                        try row.decode(column: "subject")
+                    )
                 }
             }
+            var mails: [Mail] = []
+            for (id, recipient, subject) in rows {
+                let folder = try #require(folder, "a notice was queued with mail off")
+                let file = folder.appendingPathComponent("\(id.uuidString.lowercased()).eml")
+                let deadline = ContinuousClock.now + .seconds(20)
+                while !FileManager.default.fileExists(atPath: file.path), ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(25))
+                }
+                let data = try #require(FileManager.default.contents(atPath: file.path), "\(file.path) never arrived")
+                let delivered = ReceivedMail(raw: Array(data))
+                #expect(delivered.subject == subject)
+                mails.append(Mail(recipient: recipient, subject: subject, body: delivered.body))
+            }
+            return mails
         }
 
         func verify(_ email: String, language: String = "en") async throws {
@@ -70,7 +97,7 @@ import Testing
             let client = server.client
             let pool = database.makePool(maximumConnections: 1)
             defer { pool.close() }
-            let outbox = Outbox(pool: pool)
+            let outbox = Outbox(pool: pool, environment: environment)
             let password = "correct horse battery"
             let (token, email) = try await client.passwordUser(password: password)
             try await outbox.verify(email)
@@ -174,10 +201,11 @@ import Testing
     }
 
     @Test func aJapaneseAccountGetsItsNoticeInJapanese() async throws {
-        try await withServer(environment: Self.mailEnvironment()) { server, database in
+        let environment = Self.mailEnvironment()
+        try await withServer(environment: environment) { server, database in
             let pool = database.makePool(maximumConnections: 1)
             defer { pool.close() }
-            let outbox = Outbox(pool: pool)
+            let outbox = Outbox(pool: pool, environment: environment)
             let (token, email) = try await server.client.passwordUser()
             try await outbox.verify(email, language: "ja")
             var passkey = try TestPasskey()
@@ -202,7 +230,7 @@ import Testing
             let client = server.client
             let pool = database.makePool(maximumConnections: 1)
             defer { pool.close() }
-            let outbox = Outbox(pool: pool)
+            let outbox = Outbox(pool: pool, environment: environment)
             let (token, email) = try await client.passwordUser()
             if verified { try await outbox.verify(email) }
             var passkey = try TestPasskey()

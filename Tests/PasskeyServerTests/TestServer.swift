@@ -15,6 +15,8 @@ final class TestServer: Sendable {
     let app: PasskeyServerApp
     let server: HTTPServer
     let client: TestHTTPClient
+    /// The background mail sender, as `serve` runs it, when mail is on.
+    let mailer: Task<Void, Never>?
 
     static let origin = "http://localhost:8080"
 
@@ -57,6 +59,7 @@ final class TestServer: Sendable {
             }
             server = HTTPServer(configuration: http, handler: { await app.handle($0) })
             try server.start()
+            mailer = ServeCommand.startMailDelivery(root: root, app: app)
         } catch {
             root.shutdown()
             throw error
@@ -67,6 +70,8 @@ final class TestServer: Sendable {
 
     func stop() async {
         await server.shutdown(gracePeriod: .seconds(5))
+        mailer?.cancel()
+        await mailer?.value
         root.shutdown()
     }
 }

@@ -56,7 +56,8 @@ import Testing
     }
 
     @Test func theRequestIsUnderTheStartLimitPerClientAddress() async throws {
-        try await withServer(environment: try await MailEnvironment.on(["RATE_LIMIT_STARTS_PER_MINUTE": "2"])) { server, _ in
+        try await withServer(environment: try await MailEnvironment.on(["RATE_LIMIT_STARTS_PER_MINUTE": "2"])) {
+            server, _ in
             let client = server.client
             var statuses: [Int] = []
             for index in 0..<3 {
@@ -202,7 +203,9 @@ import Testing
 
     @Test func expiredCodesAreRefusedAtEveryEndpoint() async throws {
         let clock = FixedClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
-        try await withServer(environment: try await MailEnvironment.on(["EMAIL_CODE_LIFETIME_SECONDS": "600"]), clock: clock) {
+        try await withServer(
+            environment: try await MailEnvironment.on(["EMAIL_CODE_LIFETIME_SECONDS": "600"]), clock: clock
+        ) {
             server, database in
             let client = server.client
             let (token, email) = try await client.passwordUser()

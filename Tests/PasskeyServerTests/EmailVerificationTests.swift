@@ -97,7 +97,8 @@ import Testing
     }
 
     @Test func theSendingLimitHoldsAcrossTwoInstancesOnOneDatabase() async throws {
-        try await withServer(environment: try await MailEnvironment.on(["EMAIL_SENDS_PER_HOUR": "4"])) { first, database in
+        try await withServer(environment: try await MailEnvironment.on(["EMAIL_SENDS_PER_HOUR": "4"])) {
+            first, database in
             let second = try TestServer(
                 conninfo: database.conninfo, environment: try await MailEnvironment.on(["EMAIL_SENDS_PER_HOUR": "4"]))
             do {

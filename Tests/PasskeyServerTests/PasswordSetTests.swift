@@ -78,8 +78,9 @@ import Testing
 
     @Test func settingThePasswordNeedsARecentSignIn() async throws {
         let clock = FixedClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
-        try await withServer(environment: try await MailEnvironment.on(["REAUTHENTICATION_WINDOW_SECONDS": "600"]), clock: clock)
-        {
+        try await withServer(
+            environment: try await MailEnvironment.on(["REAUTHENTICATION_WINDOW_SECONDS": "600"]), clock: clock
+        ) {
             server, _ in
             let (token, _) = try await server.client.passwordUser()
             clock.advance(by: 601)

@@ -165,7 +165,8 @@ if [ "${BROWSER_TEST_MAIL:-1}" = 1 ]; then
     [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null \
         || die "python3-aiosmtpd is missing (scripts/deps.sh --with-test-tools installs it)"
     smtp_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    mkdir -p "$tmp/maildir"
+    # A complete Maildir (aiosmtpd only creates tmp/, new/ and cur/ when the folder is missing).
+    mkdir -p "$tmp/maildir/tmp" "$tmp/maildir/new" "$tmp/maildir/cur"
     /usr/bin/python3 -m aiosmtpd -n -l "127.0.0.1:$smtp_port" -c aiosmtpd.handlers.Mailbox "$tmp/maildir" \
         >"$tmp/smtp.log" 2>&1 &
     smtp_pid=$!
@@ -177,7 +178,6 @@ if [ "${BROWSER_TEST_MAIL:-1}" = 1 ]; then
     done
     # Plain SMTP is allowed to a loopback host only; the Maildir's new/ holds what arrived.
     mail_dir="$tmp/maildir/new"
-    mkdir -p "$mail_dir"
     mail_env=(MAIL_URL="smtp://127.0.0.1:$smtp_port")
 fi
 env "${mail_env[@]}" DATABASE_URL="$db_conn" HOST=127.0.0.1 PORT="$api_port" PASSKEY_RP_ID=localhost \

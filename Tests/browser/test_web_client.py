@@ -74,8 +74,8 @@ class Mailbox:
         return str(message.get("To", "")), part.get_content()
 
     def next_code(self, recipient):
-        """The 6-digit code (on a line of its own) of the newest mail to `recipient` not read
-        before; polls with the usual deadline."""
+        """The 6-digit code (on a line of its own) of the newest mail with a code to `recipient`
+        not read before; polls with the usual deadline."""
         deadline = time.monotonic() + WAIT_S
         while time.monotonic() < deadline:
             fresh = []
@@ -89,15 +89,17 @@ class Mailbox:
                         continue  # being written: try again
                     if recipient.lower() in to.lower():
                         fresh.append((os.stat(path).st_mtime_ns, name, body))
-            if fresh:
-                fresh.sort()
-                for _, name, _ in fresh:
-                    self.read.add(name)
-                match = self.CODE.search(fresh[-1][2])
-                check(match, f"the newest mail to {recipient} carries no code on a line of its own")
-                return match.group(1)
+            # Notices (e.g. "password set") arrive to the same address: the newest mail with a
+            # code on a line of its own is the one asked for; the others are read and skipped.
+            fresh.sort()
+            for _, name, _ in fresh:
+                self.read.add(name)
+            for _, _, body in reversed(fresh):
+                match = self.CODE.search(body)
+                if match:
+                    return match.group(1)
             time.sleep(0.05)
-        raise Failure(f"no new mail to {recipient} in {self.folder} within {WAIT_S} s")
+        raise Failure(f"no new mail with a code to {recipient} in {self.folder} within {WAIT_S} s")
 
 
 class Page:

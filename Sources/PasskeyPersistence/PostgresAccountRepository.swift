@@ -194,7 +194,7 @@ package struct PostgresAccountRepository: AccountRepository {
 
     package func setPassword(
         accountID: AccountID, passwordHash: String, now: Date, keepingSession: SessionID,
-        notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
+        notice: PendingNotice?
     ) async throws(RepositoryError) -> Bool {
         try await pool.runTransaction { connection async throws(PostgresError) in
             let account = try await connection.query(
@@ -215,7 +215,7 @@ package struct PostgresAccountRepository: AccountRepository {
                   AND id <> \(keepingSession.uuid) AND revoked_at IS NULL
                 """)
             if let notice {
-                try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice)
+                try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice.mail)
             }
             return true
         }

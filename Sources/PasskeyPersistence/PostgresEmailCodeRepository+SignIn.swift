@@ -8,7 +8,7 @@ extension PostgresEmailCodeRepository {
         normalizedEmail: String, now: Date, maximumTries: Int,
         matches: @escaping @Sendable (UUID, [UInt8]) -> Bool,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession,
-        notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
+        notice: PendingNotice?
     ) async throws(RepositoryError) -> EmailSignInRedemption {
         try await pool.runTransaction { connection async throws(PostgresError) in
             // One locking statement finds the account of the address and its live code (or none).
@@ -45,7 +45,7 @@ extension PostgresEmailCodeRepository {
                 """)
             try await PostgresSessionRepository.insert(session, on: connection)
             if let notice {
-                try await PostgresMailOutbox.enqueueNotice(accountID: account.id, on: connection, compose: notice)
+                try await PostgresMailOutbox.enqueueNotice(accountID: account.id, on: connection, compose: notice.mail)
             }
             return .signedIn(account: account, reclaimed: !wasVerified)
         }

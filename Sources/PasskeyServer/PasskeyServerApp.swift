@@ -91,9 +91,7 @@ final class PasskeyServerApp: Sendable {
             query: AccountQueryUseCase(accounts: accounts),
             passwordRemoval: PasswordRemovalUseCase(
                 accounts: accounts, notifier: notifier, clock: clock, mail: policy.mail),
-            passwordSet: PasswordSetUseCase(
-                accounts: accounts, hasher: hasher, random: random, composer: composer, policy: policy.mail,
-                clock: clock),
+            passwordSet: PasswordSetUseCase(accounts: accounts, hasher: hasher, notifier: notifier, clock: clock),
             accountDeletion: AccountDeletionUseCase(accounts: accounts, notifier: notifier, clock: clock),
             logger: logger
         ).register(in: &routes)
@@ -126,7 +124,7 @@ final class PasskeyServerApp: Sendable {
                 codes: emailCodes, limiter: limiter, maker: codeMaker, composer: composer, policy: policy,
                 clock: clock),
             signIn: EmailSignInUseCase(
-                codes: emailCodes, rateLimits: rateLimits, maker: codeMaker, issuer: issuer, composer: composer,
+                codes: emailCodes, rateLimits: rateLimits, maker: codeMaker, issuer: issuer, notifier: notifier,
                 policy: policy, clock: clock, gate: gate),
             logger: logger
         ).register(in: &routes)

@@ -30,7 +30,8 @@ import Testing
             EmailSignInUseCase(
                 codes: codes, rateLimits: limits, maker: maker,
                 issuer: SessionIssuer(tokens: SequentialTokenGenerator(), random: random, lifetime: 86_400),
-                composer: composer, policy: policy, clock: clock, gate: AttemptGate())
+                notifier: SecurityNotifier(policy: policy, random: random), policy: policy, clock: clock,
+                gate: AttemptGate())
         }
         var mailedCode: String? {
             codes.mails.last?.body.split(separator: "\n").map(String.init).first { $0.count == 6 && Int($0) != nil }

@@ -107,7 +107,7 @@ package protocol AccountRepository: Sendable {
     /// the account does not exist.
     func setPassword(
         accountID: AccountID, passwordHash: String, now: Date, keepingSession: SessionID,
-        notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
+        notice: PendingNotice?
     ) async throws(RepositoryError) -> Bool
 }
 

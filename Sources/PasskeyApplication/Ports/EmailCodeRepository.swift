@@ -53,6 +53,6 @@ package protocol EmailCodeRepository: Sendable {
         normalizedEmail: String, now: Date, maximumTries: Int,
         matches: @escaping @Sendable (UUID, [UInt8]) -> Bool,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession,
-        notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
+        notice: PendingNotice?
     ) async throws(RepositoryError) -> EmailSignInRedemption
 }

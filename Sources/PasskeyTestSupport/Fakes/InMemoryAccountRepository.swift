@@ -157,7 +157,7 @@ package final class InMemoryAccountRepository: AccountRepository {
 
     package func setPassword(
         accountID: AccountID, passwordHash: String, now: Date, keepingSession: SessionID,
-        notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
+        notice: PendingNotice?
     ) async throws(RepositoryError) -> Bool {
         try state.withLock { (state) throws(RepositoryError) -> Bool in
             try checkFailure(&state)
@@ -167,7 +167,7 @@ package final class InMemoryAccountRepository: AccountRepository {
                 accountID: accountID, passwordHash: passwordHash, createdAt: createdAt, updatedAt: now)
             if let notice, state.verifiedEmails.contains(accountID) {
                 state.renderedNotices[accountID, default: []].append(
-                    notice(entry.email, state.languages[accountID] ?? .english))
+                    notice.mail(to: entry.email, language: state.languages[accountID] ?? .english))
             }
             return true
         }

@@ -132,7 +132,7 @@ package final class InMemoryEmailCodeRepository: EmailCodeRepository {
         normalizedEmail: String, now: Date, maximumTries: Int,
         matches: @escaping @Sendable (UUID, [UInt8]) -> Bool,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession,
-        notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
+        notice: PendingNotice?
     ) async throws(RepositoryError) -> EmailSignInRedemption {
         state.withLock { state in
             guard
@@ -143,7 +143,7 @@ package final class InMemoryEmailCodeRepository: EmailCodeRepository {
             if reclaimed { state.reclaimed.append(id) }
             state.accounts[id]?.address.verified = true
             state.sessions.append(makeSession(entry.account))
-            if let notice { state.mails.append(notice(entry.address.email, entry.address.language)) }
+            if let notice { state.mails.append(notice.mail(to: entry.address.email, language: entry.address.language)) }
             return .signedIn(account: entry.account, reclaimed: reclaimed)
         }
     }

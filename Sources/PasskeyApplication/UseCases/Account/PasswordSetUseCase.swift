@@ -18,20 +18,16 @@ package enum PasswordSetError: Error, Hashable, Sendable {
 package struct PasswordSetUseCase: Sendable {
     let accounts: any AccountRepository
     let hasher: any PasswordHasher
-    let random: any RandomGenerator
-    let composer: MailComposer
-    let policy: MailPolicy
+    let notifier: SecurityNotifier
     let clock: any WallClock
 
     package init(
-        accounts: any AccountRepository, hasher: any PasswordHasher, random: any RandomGenerator,
-        composer: MailComposer, policy: MailPolicy, clock: any WallClock
+        accounts: any AccountRepository, hasher: any PasswordHasher, notifier: SecurityNotifier = .off,
+        clock: any WallClock
     ) {
         self.accounts = accounts
         self.hasher = hasher
-        self.random = random
-        self.composer = composer
-        self.policy = policy
+        self.notifier = notifier
         self.clock = clock
     }
 
@@ -49,16 +45,7 @@ package struct PasswordSetUseCase: Sendable {
             }
         }
         let now = clock.now
-        var notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
-        if policy.enabled, policy.securityNotifications {
-            let (random, composer) = (random, composer)
-            notice = { @Sendable recipient, language in
-                composer.notice(
-                    id: random.uuid(),
-                    SecurityNotice(kind: .passwordSet, occurredAt: now, clientAddress: origin.clientAddress),
-                    to: recipient, language: language)
-            }
-        }
+        let notice = notifier.notice(.passwordSet, at: now, from: origin)
         let set = try await PasswordSetError.catching { () async throws(RepositoryError) in
             try await accounts.setPassword(
                 accountID: session.account.id, passwordHash: hash, now: now, keepingSession: session.session.id,

@@ -14,20 +14,20 @@ package struct EmailSignInUseCase: Sendable {
     let attempts: AttemptCounter
     let maker: EmailCodeMaker
     let issuer: SessionIssuer
-    let composer: MailComposer
+    let notifier: SecurityNotifier
     let policy: PasskeyPolicy
     let clock: any WallClock
 
     package init(
         codes: any EmailCodeRepository, rateLimits: any RateLimitRepository, maker: EmailCodeMaker,
-        issuer: SessionIssuer, composer: MailComposer, policy: PasskeyPolicy, clock: any WallClock,
+        issuer: SessionIssuer, notifier: SecurityNotifier = .off, policy: PasskeyPolicy, clock: any WallClock,
         gate: AttemptGate
     ) {
         self.codes = codes
         self.attempts = AttemptCounter(rateLimits: rateLimits, gate: gate, limits: policy.attemptLimits)
         self.maker = maker
         self.issuer = issuer
-        self.composer = composer
+        self.notifier = notifier
         self.policy = policy
         self.clock = clock
     }
@@ -41,17 +41,7 @@ package struct EmailSignInUseCase: Sendable {
         let attempt = try await attempts.begin(email: email, clientAddress: clientAddress, as: EmailSignInError.self)
         let now = clock.now
         let prepared = issuer.prepare(method: .email, now: now, lifetime: policy.recoverySessionLifetime)
-        let composer = composer
-        var notice: (@Sendable (EmailAddress, MailLanguage) -> OutgoingMail)?
-        if policy.mail.securityNotifications {
-            let random = maker.random
-            notice = { @Sendable recipient, language in
-                composer.notice(
-                    id: random.uuid(),
-                    SecurityNotice(kind: .recoverySignIn(.email), occurredAt: now, clientAddress: origin.clientAddress),
-                    to: recipient, language: language)
-            }
-        }
+        let notice = notifier.notice(.recoverySignIn(.email), at: now, from: origin)
         let redemption = try await EmailSignInError.catching { () async throws(RepositoryError) in
             try await codes.signIn(
                 normalizedEmail: email.normalized, now: now, maximumTries: policy.mail.maximumCodeTries,

@@ -140,7 +140,9 @@ extension ServerConfiguration {
             httpRequestHeadTimeoutSeconds: try reader.integer(
                 "HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", default: 10, range: 1...3_600),
             metricsToken: metricsToken, databasePreparedStatements: preparedStatements,
-            webClientEnabled: webClientEnabled, mail: mail)
+            webClientEnabled: webClientEnabled, mail: mail,
+            accountEventRetentionDays: try reader.integer(
+                "ACCOUNT_EVENT_RETENTION_DAYS", default: 400, range: 1...36_500))
     }
 
     /// (v3) `MAIL_URL`, `MAIL_FROM` and `MAIL_MAX_ATTEMPTS`; nil (mail off) when `MAIL_URL` is unset.

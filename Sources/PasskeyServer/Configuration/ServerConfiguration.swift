@@ -38,6 +38,8 @@ struct ServerConfiguration: Sendable {
     /// (v3) `MAIL_URL`, `MAIL_FROM`, `MAIL_MAX_ATTEMPTS`; nil when mail is off (`policy.mail.enabled`
     /// is false then).
     var mail: MailSettings?
+    /// (v3) `ACCOUNT_EVENT_RETENTION_DAYS`: `sweep` deletes activity older than this.
+    var accountEventRetentionDays = 400
 
     /// `PASSKEY_ATTESTATION_POLICY`: `any` accepts an unknown CA and records the attestation type;
     /// `trusted` requires a chain to an anchor of `PASSKEY_TRUST_ANCHORS_DIR`.

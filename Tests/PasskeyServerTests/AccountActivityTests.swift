@@ -1,4 +1,5 @@
 import Foundation
+import PasskeyApplication
 import PasskeyDatabaseTestSupport
 import PasskeyDomain
 import PasskeyLibpq
@@ -6,6 +7,8 @@ import PasskeyPersistence
 import PasskeyTestSupport
 import PasskeyWire
 import Testing
+
+@testable import PasskeyServer
 
 /// (v3) `GET /v1/account/activity` on the real stack: events written with
 /// `PostgresAccountEvents.insert` (as the flows write them), read over HTTP. Whatever the flows
@@ -223,6 +226,32 @@ import Testing
             let boundedIDs = Self.ids(try #require(bounded.json["events"] as? [[String: Any]]))
             #expect(Set(boundedIDs).isDisjoint(with: theirs.map(\.id.description)))
             #expect(Set(boundedIDs).isSubset(of: Self.ids(all)))
+        }
+    }
+
+    /// Any 24 bytes are a cursor, also times no event can have: far in the future every event is
+    /// older, far in the past none is; never a 500.
+    @Test func cursorsAtTheEndsOfTimeBoundEverythingOrNothing() async throws {
+        try await withServer { server, database in
+            let client = server.client
+            let (token, accountID) = try await Self.user(client)
+            try await Self.insert([Self.event(accountID, at: Date().addingTimeInterval(-5))], into: database)
+            let first = Self.ids(
+                try #require(
+                    try await client.send("GET", "/v1/account/activity", token: token).json["events"]
+                        as? [[String: Any]]))
+            #expect(!first.isEmpty)
+            let id = AccountEventID(UUID())
+            let ends: [(micros: Int64, expected: [String])] = [
+                (.max, first), (253_402_300_799_999_999, first), (300_000_000_000_000_000, first),
+                (.min, []), (-62_135_596_800_000_000, []), (-300_000_000_000_000_000, []), (-1, []), (0, []),
+            ]
+            for end in ends {
+                let cursor = ActivityCursor(microsecondsSince1970: end.micros, eventID: id).wireValue
+                let page = try await client.send("GET", "/v1/account/activity?before=\(cursor)", token: token)
+                #expect(page.status == 200, "\(end.micros): \(page.text)")
+                #expect(Self.ids(page.json["events"] as? [[String: Any]] ?? [["eventID": "none"]]) == end.expected)
+            }
         }
     }
 

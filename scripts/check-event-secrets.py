@@ -45,6 +45,9 @@ def main():
     for path in glob.glob(os.path.join(folder, "events-*.jsonl")):
         with open(path, encoding="utf-8") as f:
             events += [json.loads(line) for line in f if line.strip()]
+    # Shorter values are the suite's malformed probes ("x", "short"), no secret of the server's
+    # (mailed codes have 6 digits, recovery codes 16 characters, tokens 43, passwords at least 8).
+    secrets = {s for s in secrets if len(s) >= 6}
     if not secrets or not events:
         print(f"event secrets: nothing collected in {folder} ({len(secrets)} secrets, {len(events)} events): "
               "the check would pass vacuously", file=sys.stderr)

@@ -141,7 +141,8 @@ final class PasskeyServerApp: Sendable {
         }
         WellKnownController(documents: wellKnown).register(in: &routes)
         if configuration.webClientEnabled {
-            WebClientController(files: webClient).register(in: &routes)
+            WebClientController(files: webClient, operatorPageEnabled: configuration.operatorToken != nil)
+                .register(in: &routes)
         }
 
         // The pipeline, outermost first: every request passes each of these, in this order.

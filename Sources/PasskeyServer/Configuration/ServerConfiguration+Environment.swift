@@ -110,6 +110,10 @@ extension ServerConfiguration {
         if let metricsToken, metricsToken.utf8.count < 16 || metricsToken.utf8.count > 512 {
             throw ConfigurationError(variable: "METRICS_TOKEN", problem: "must be 16 to 512 bytes long")
         }
+        let operatorToken = env["OPERATOR_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let operatorToken, operatorToken.utf8.count < 16 || operatorToken.utf8.count > 512 {
+            throw ConfigurationError(variable: "OPERATOR_TOKEN", problem: "must be 16 to 512 bytes long")
+        }
         let webClientEnabled: Bool
         switch reader.string("WEB_CLIENT", default: "on").lowercased() {
         case "on": webClientEnabled = true
@@ -140,7 +144,7 @@ extension ServerConfiguration {
             httpRequestHeadTimeoutSeconds: try reader.integer(
                 "HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", default: 10, range: 1...3_600),
             metricsToken: metricsToken, databasePreparedStatements: preparedStatements,
-            webClientEnabled: webClientEnabled, mail: mail)
+            webClientEnabled: webClientEnabled, mail: mail, operatorToken: operatorToken)
     }
 
     /// (v3) `MAIL_URL`, `MAIL_FROM` and `MAIL_MAX_ATTEMPTS`; nil (mail off) when `MAIL_URL` is unset.

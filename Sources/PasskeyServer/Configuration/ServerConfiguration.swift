@@ -38,6 +38,9 @@ struct ServerConfiguration: Sendable {
     /// (v3) `MAIL_URL`, `MAIL_FROM`, `MAIL_MAX_ATTEMPTS`; nil when mail is off (`policy.mail.enabled`
     /// is false then).
     var mail: MailSettings?
+    /// (v3) `OPERATOR_TOKEN`: the bearer token of `GET /v1/operator/adoption` and the operator page;
+    /// while unset both answer 404.
+    var operatorToken: String?
 
     /// `PASSKEY_ATTESTATION_POLICY`: `any` accepts an unknown CA and records the attestation type;
     /// `trusted` requires a chain to an anchor of `PASSKEY_TRUST_ANCHORS_DIR`.

@@ -257,9 +257,15 @@ class Page:
         self.driver.save_screenshot(os.path.join(SCREENSHOT_DIR, f"{name}.png"))
 
     def element_screenshot(self, css, name):
+        """One element whole, also where it is taller than the window."""
+        import base64
         os.makedirs(SCREENSHOT_DIR, exist_ok=True)
-        self.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", css)
-        self.el(css).screenshot(os.path.join(SCREENSHOT_DIR, f"{name}.png"))
+        rect = self.driver.execute_script("""const r = document.querySelector(arguments[0]).getBoundingClientRect();
+            return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height}""", css)
+        shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True, "clip": dict(rect, scale=1)})
+        with open(os.path.join(SCREENSHOT_DIR, f"{name}.png"), "wb") as f:
+            f.write(base64.b64decode(shot["data"]))
 
     def console_errors(self):
         """SEVERE console entries not provoked on purpose by the current step."""
@@ -461,7 +467,6 @@ def main():
         check("Chrome" in mine["meta"] and "on Linux" in mine["meta"], f"browser name: {mine['meta']!r}")
         check("Chrome/" in mine["agent"], f"full user agent: {mine['agent']!r}")
         check("browser-test-api" in other["meta"] and other["agent"] == API_AGENT, f"API device: {other}")
-        page.element_screenshot("#activity-heading", "activity-top")
         page.driver.execute_script(
             "document.querySelector('#activity-list .event-agent').open = true")
         section = "section[aria-labelledby='activity-heading']"

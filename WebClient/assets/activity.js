@@ -128,10 +128,12 @@ export function describe(event) {
       return SIGN_IN[event.method] || "Signed in";
     case "sign-in.failed":
       return FAILED[event.method] || "Failed sign-in";
-    case "passkey.added":
-      if (event.method === "conditional") return `Passkey ${key || "(since deleted)"} added automatically after a password sign-in`;
-      if (event.method === "sign-up") return `Passkey ${key || "(since deleted)"} created with the account`;
-      return `Passkey ${key || "(since deleted)"} added`;
+    case "passkey.added": {
+      const what = key ? `Passkey ${key}` : "A passkey since deleted was";
+      if (event.method === "conditional") return `${what} added automatically after a password sign-in`;
+      if (event.method === "sign-up") return `${what} created with the account`;
+      return `${what} added`;
+    }
     case "passkey.renamed":
       return key ? `Passkey renamed to ${key}` : "A passkey since deleted was renamed";
     case "passkey.deleted":

@@ -7,3 +7,6 @@ public typealias Passkey = PasskeyResponseBody
 public typealias PasskeySessionInfo = SessionInfoResponseBody
 public typealias PasskeyRecoveryCodes = RecoveryCodesResponseBody
 public typealias PasskeyErrorCode = ErrorCode
+/// (v3) A page of the account's activity and one of its events.
+public typealias PasskeyActivityPage = ActivityPageResponseBody
+public typealias PasskeyActivityEvent = AccountEventResponseBody

@@ -2,17 +2,23 @@ package import PasskeyApplication
 package import PasskeyLibpq
 
 /// Sweeping expired rows (ceremonies, sessions, used or expired recovery codes, old rate-limit
-/// rows, sent and abandoned mails), and the readiness check.
+/// rows, sent and abandoned mails, (v3) activity past its retention), and the readiness check.
 package struct PostgresMaintenanceRepository: MaintenanceRepository {
     let pool: PostgresConnectionPool
     let migrations: MigrationRunner
     /// Password failures (and sign-up buckets) older than this no longer count (`RATE_LIMIT_WINDOW_SECONDS`).
     let passwordFailureWindow: Int
+    /// (v3) Events older than this many days are deleted (`ACCOUNT_EVENT_RETENTION_DAYS`).
+    let eventRetentionDays: Int
 
-    package init(pool: PostgresConnectionPool, migrations: MigrationRunner, passwordFailureWindow: Int = 900) {
+    package init(
+        pool: PostgresConnectionPool, migrations: MigrationRunner, passwordFailureWindow: Int = 900,
+        eventRetentionDays: Int = 400
+    ) {
         self.pool = pool
         self.migrations = migrations
         self.passwordFailureWindow = max(1, passwordFailureWindow)
+        self.eventRetentionDays = max(1, eventRetentionDays)
     }
 
     package func sweepExpired(batchSize: Int) async throws(RepositoryError) -> Int {
@@ -20,11 +26,15 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
         var total = 0
         // Each batch is its own short statement (and connection use), so the sweeper never
         // holds locks for long nor starves requests of connections.
-        let window = passwordFailureWindow
-        for statement in Self.statements {
+        let (window, days) = (passwordFailureWindow, eventRetentionDays)
+        let statements =
+            Self.statements.map { statement in { @Sendable n in statement(n, window) } } + [
+                { @Sendable n in Self.expiredEvents(batch: n, retentionDays: days) }
+            ]
+        for statement in statements {
             while true {
                 let deleted = try await pool.run { connection async throws(PostgresError) in
-                    try await connection.query(statement(batch, window)).affectedRows
+                    try await connection.query(statement(batch)).affectedRows
                 }
                 total += deleted
                 if deleted < batch { break }
@@ -95,6 +105,14 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
             """
         },
     ]
+
+    /// (v3) Activity past its retention (found through `account_events_occurred_at_idx`).
+    static func expiredEvents(batch n: Int, retentionDays days: Int) -> PostgresQuery {
+        """
+        DELETE FROM account_events WHERE id IN (
+            SELECT id FROM account_events WHERE occurred_at < now() - make_interval(days => \(days)) LIMIT \(n))
+        """
+    }
 
     package func isReady() async -> Bool {
         await migrations.isCurrent(pool: pool)

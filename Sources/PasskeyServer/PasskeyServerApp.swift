@@ -104,6 +104,7 @@ final class PasskeyServerApp: Sendable {
             list: SessionListUseCase(sessions: sessions, clock: clock),
             end: SessionEndUseCase(sessions: sessions, clock: clock)
         ).register(in: &routes)
+        AccountActivityController(activity: AccountActivityUseCase(events: d.accountEvents)).register(in: &routes)
         RecoverySessionsController(
             authentication: RecoveryAuthenticationUseCase(
                 recoveryCodes: recoveryCodes, rateLimits: rateLimits, digester: digester, issuer: issuer,

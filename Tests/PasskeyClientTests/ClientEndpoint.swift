@@ -122,6 +122,10 @@ struct ClientEndpoint: Sendable, CustomTestStringConvertible {
             answer: (200, ContractAnswers.sessions)
         ) { _ = try await $0.sessions() },
         ClientEndpoint(
+            name: "activity", method: "GET", path: "/v1/account/activity", authenticated: true, body: nil,
+            answer: (200, ContractAnswers.activityPage)
+        ) { _ = try await $0.activity() },
+        ClientEndpoint(
             name: "endSession", method: "DELETE", path: "/v1/account/sessions/s%201%2F2", authenticated: true,
             body: nil, answer: (204, "")
         ) { try await $0.endSession(id: "s 1/2") },

@@ -32,6 +32,12 @@ enum ContractAnswers {
         {"codes":["AAAA-BBBB-CCCC","DDDD-EEEE-FFFF"],"createdAt":"2026-12-01T19:00:00Z"}
         """
 
+    /// (v3) A last page of the activity.
+    static let activityPage = """
+        {"events":[{"eventID":"e-1","kind":"sign-in","occurredAt":"2026-12-01T19:00:00Z",\
+        "clientAddress":"192.0.2.1","userAgent":"","method":"passkey","credentialID":"AQID"}],"next":null}
+        """
+
     static let sessions = """
         [{"createdAt":"2026-12-01T19:00:00Z","credentialID":null,"current":true,\
         "expiresAt":"2026-12-01T20:00:00Z","method":"password","sessionID":"s-1"}]

@@ -25,6 +25,14 @@ enum ServedServer {
     /// Runs `body` with the base URL of a fresh server on a fresh database; stops the server
     /// (SIGTERM, then waits for its exit) and drops the database afterwards, also on failure.
     static func with(environment: [String: String] = [:], _ body: (URL) async throws -> Void) async throws {
+        try await with(environment: environment) { url, _ in try await body(url) }
+    }
+
+    /// The same, with the server's database too (for a test that seeds rows no flow of this
+    /// version writes).
+    static func with(
+        environment: [String: String] = [:], _ body: (URL, TestDatabase) async throws -> Void
+    ) async throws {
         try await withTestDatabase { database, _ in
             let log = FileManager.default.temporaryDirectory
                 .appendingPathComponent("client-e2e-\(UUID().uuidString).log").path
@@ -36,7 +44,7 @@ enum ServedServer {
                 [PackagePaths.serverExecutable, "serve"], logFile: log, environment: env)
             do {
                 let port = try await listeningPort(log: log)
-                try await body(URL(string: "http://127.0.0.1:\(port)")!)
+                try await body(URL(string: "http://127.0.0.1:\(port)")!, database)
             } catch {
                 child.signal(SIGTERM)
                 _ = await child.exit()

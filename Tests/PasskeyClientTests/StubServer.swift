@@ -15,6 +15,8 @@ final class StubServer: Sendable {
         let method: String
         /// As sent (percent-encoded).
         let path: String
+        /// The percent-encoded query, nil when there is none.
+        var query: String? = nil
         /// Lowercased names.
         let headers: [String: String]
         let body: Data?
@@ -70,6 +72,7 @@ final class StubServer: Sendable {
             method: request.httpMethod ?? "GET",
             path: request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedPath }
                 ?? "",
+            query: request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedQuery },
             headers: Dictionary(
                 (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 }),
             body: body)

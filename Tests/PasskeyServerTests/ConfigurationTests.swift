@@ -58,7 +58,8 @@ import Testing
         ("HTTP_MAX_CONNECTIONS", "0"), ("HTTP_MAX_CONNECTIONS_PER_ADDRESS", "x"),
         ("HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", "0"), ("METRICS_TOKEN", "short"), ("TRUSTED_PROXIES", "10.0.0.0/40"),
         ("WEB_CLIENT", "yes"), ("MAX_PASSKEYS_PER_ACCOUNT", "0"), ("MAX_PASSKEYS_PER_ACCOUNT", "1001"),
-        ("MAX_PASSKEYS_PER_ACCOUNT", "fifty"),
+        ("MAX_PASSKEYS_PER_ACCOUNT", "fifty"), ("ACCOUNT_EVENT_RETENTION_DAYS", "0"),
+        ("ACCOUNT_EVENT_RETENTION_DAYS", "-1"), ("ACCOUNT_EVENT_RETENTION_DAYS", "a year"),
     ])
     func invalidValuesNameTheirVariable(_ variable: String, _ value: String) {
         var env = base

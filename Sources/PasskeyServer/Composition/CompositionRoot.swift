@@ -67,8 +67,10 @@ final class CompositionRoot: Sendable {
             sessions: PostgresSessionRepository(pool: pool), rateLimits: PostgresRateLimitRepository(pool: pool),
             recoveryCodes: PostgresRecoveryCodeRepository(pool: pool),
             emailCodes: PostgresEmailCodeRepository(pool: pool),
+            accountEvents: PostgresAccountEventRepository(pool: pool),
             maintenance: PostgresMaintenanceRepository(
-                pool: pool, migrations: runner, passwordFailureWindow: Int(policy.passwordFailureWindow)),
+                pool: pool, migrations: runner, passwordFailureWindow: Int(policy.passwordFailureWindow),
+                eventRetentionDays: configuration.accountEventRetentionDays),
             mailOutbox: PostgresMailOutboxRepository(pool: pool),
             mailTransport: configuration.mail.map(Self.mailTransport),
             verifier: verifier, hasher: hasher, tokens: OpenSSLSessionTokenGenerator(),

@@ -13,6 +13,8 @@ struct Dependencies: Sendable {
     let rateLimits: any RateLimitRepository
     let recoveryCodes: any RecoveryCodeRepository
     let emailCodes: any EmailCodeRepository
+    /// (v3) Reading the activity log.
+    let accountEvents: any AccountEventRepository
     let maintenance: any MaintenanceRepository
     /// (v3) The outbox as the background sender sees it, and the transport (nil: mail off).
     let mailOutbox: any MailOutboxRepository

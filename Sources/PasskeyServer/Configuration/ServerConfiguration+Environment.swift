@@ -110,10 +110,6 @@ extension ServerConfiguration {
         if let metricsToken, metricsToken.utf8.count < 16 || metricsToken.utf8.count > 512 {
             throw ConfigurationError(variable: "METRICS_TOKEN", problem: "must be 16 to 512 bytes long")
         }
-        let operatorToken = env["OPERATOR_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        if let operatorToken, operatorToken.utf8.count < 16 || operatorToken.utf8.count > 512 {
-            throw ConfigurationError(variable: "OPERATOR_TOKEN", problem: "must be 16 to 512 bytes long")
-        }
         let webClientEnabled: Bool
         switch reader.string("WEB_CLIENT", default: "on").lowercased() {
         case "on": webClientEnabled = true
@@ -125,7 +121,11 @@ extension ServerConfiguration {
         guard let logLevel else {
             throw ConfigurationError(variable: "LOG_LEVEL", problem: "must be debug, info, warning or error")
         }
-        return ServerConfiguration(
+        let operatorToken = env["OPERATOR_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let operatorToken, operatorToken.utf8.count < 16 || operatorToken.utf8.count > 512 {
+            throw ConfigurationError(variable: "OPERATOR_TOKEN", problem: "must be 16 to 512 bytes long")
+        }
+        var configuration = ServerConfiguration(
             databaseURL: databaseURL, host: host, port: port, policy: policy, allowedOrigins: origins,
             appleAppIDs: reader.list("PASSKEY_APPLE_APP_IDS", default: []), androidApps: androidApps,
             relatedOrigins: relatedOrigins, attestationPolicy: attestationPolicy, trustAnchorsDirectory: anchors,
@@ -144,7 +144,11 @@ extension ServerConfiguration {
             httpRequestHeadTimeoutSeconds: try reader.integer(
                 "HTTP_REQUEST_HEAD_TIMEOUT_SECONDS", default: 10, range: 1...3_600),
             metricsToken: metricsToken, databasePreparedStatements: preparedStatements,
-            webClientEnabled: webClientEnabled, mail: mail, operatorToken: operatorToken)
+            webClientEnabled: webClientEnabled, mail: mail,
+            accountEventRetentionDays: try reader.integer(
+                "ACCOUNT_EVENT_RETENTION_DAYS", default: 400, range: 1...36_500))
+        configuration.operatorToken = operatorToken
+        return configuration
     }
 
     /// (v3) `MAIL_URL`, `MAIL_FROM` and `MAIL_MAX_ATTEMPTS`; nil (mail off) when `MAIL_URL` is unset.

@@ -31,6 +31,9 @@ struct ServerConfiguration: Sendable {
     var httpRequestHeadTimeoutSeconds: Int = 10
     /// `METRICS_TOKEN`: when set, `/metrics` needs it as a bearer token.
     var metricsToken: String?
+    /// (v3) `OPERATOR_TOKEN`: the bearer token of `GET /v1/operator/adoption`; nil (unset) answers
+    /// it 404, as if the route did not exist.
+    var operatorToken: String?
     /// `DATABASE_PREPARED_STATEMENTS` (`on`/`off`): off behind a transaction-pooling PgBouncer.
     var databasePreparedStatements: Bool = true
     /// `WEB_CLIENT`: serve the reference web client at `/` (on by default).
@@ -38,9 +41,8 @@ struct ServerConfiguration: Sendable {
     /// (v3) `MAIL_URL`, `MAIL_FROM`, `MAIL_MAX_ATTEMPTS`; nil when mail is off (`policy.mail.enabled`
     /// is false then).
     var mail: MailSettings?
-    /// (v3) `OPERATOR_TOKEN`: the bearer token of `GET /v1/operator/adoption` and the operator page;
-    /// while unset both answer 404.
-    var operatorToken: String?
+    /// (v3) `ACCOUNT_EVENT_RETENTION_DAYS`: `sweep` deletes activity older than this.
+    var accountEventRetentionDays = 400
 
     /// `PASSKEY_ATTESTATION_POLICY`: `any` accepts an unknown CA and records the attestation type;
     /// `trusted` requires a chain to an anchor of `PASSKEY_TRUST_ANCHORS_DIR`.

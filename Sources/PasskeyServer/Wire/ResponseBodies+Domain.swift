@@ -33,3 +33,13 @@ extension AccountResponseBody {
             userHandle: Base64URL.encode(UserHandle(accountID: summary.account.id).bytes))
     }
 }
+
+extension AccountEventResponseBody {
+    init(_ event: AccountEvent) {
+        self.init(
+            eventID: event.id.description, kind: event.kind.rawValue, occurredAt: event.occurredAt,
+            clientAddress: event.clientAddress, userAgent: event.userAgent, method: event.activity.method,
+            credentialID: event.activity.credentialID.map { Base64URL.encode($0.bytes) },
+            sessionID: event.sessionID?.description)
+    }
+}

@@ -1,0 +1,12 @@
+package import PasskeyDomain
+
+/// Reading an account's activity log (the events are written by the repositories of the changes,
+/// in their transactions).
+package protocol AccountEventRepository: Sendable {
+    /// At most `limit` of the account's events that come after `before` (all of them without
+    /// one), in the page order: `occurredAt` descending, then the event ID descending (by its 16
+    /// bytes, as PostgreSQL compares `uuid`). A row that cannot be read back as an `AccountEvent`
+    /// is a `.failure`, never skipped.
+    func events(accountID: AccountID, before: ActivityCursor?, limit: Int) async throws(RepositoryError)
+        -> [AccountEvent]
+}

@@ -1,0 +1,72 @@
+internal import Foundation
+package import PasskeyApplication
+package import PasskeyDomain
+package import PasskeyLibpq
+
+/// Reads the activity log from `account_events` (the rows are written by
+/// `PostgresAccountEvents.insert` in the transactions of the changes).
+package struct PostgresAccountEventRepository: AccountEventRepository {
+    let pool: PostgresConnectionPool
+
+    package init(pool: PostgresConnectionPool) { self.pool = pool }
+
+    /// One scan of `account_events_account_idx` (account_id, occurred_at DESC, id DESC): the
+    /// keyset condition is the row comparison the index orders by, so a page costs `limit` index
+    /// entries whatever its depth.
+    package func events(accountID: AccountID, before: ActivityCursor?, limit: Int) async throws(RepositoryError)
+        -> [AccountEvent]
+    {
+        let limit = max(1, limit)
+        let query: PostgresQuery
+        if let before {
+            query = """
+                SELECT \(unescaped: Self.columns) FROM account_events
+                WHERE account_id = \(accountID.uuid)
+                  AND (occurred_at, id) < (\(before.occurredAt)::timestamptz, \(before.eventID.uuid)::uuid)
+                ORDER BY occurred_at DESC, id DESC
+                LIMIT \(limit)
+                """
+        } else {
+            query = """
+                SELECT \(unescaped: Self.columns) FROM account_events
+                WHERE account_id = \(accountID.uuid)
+                ORDER BY occurred_at DESC, id DESC
+                LIMIT \(limit)
+                """
+        }
+        return try await pool.run { connection async throws(PostgresError) in
+            try await connection.query(query).rows.map { row throws(PostgresError) in
+                try Self.event(row, accountID: accountID)
+            }
+        }
+    }
+
+    static let columns: StaticString =
+        "id, kind, occurred_at, client_address, user_agent, method, credential_id, session_id"
+
+    /// Rebuilds one row by its column names; a row this version would not have written (an
+    /// unknown kind, a method or credential that does not fit it) is a decoding error.
+    static func event(_ row: PostgresRow, accountID: AccountID) throws(PostgresError) -> AccountEvent {
+        let kindText: String = try row.decode(column: "kind")
+        guard let kind = AccountActivity.Kind(rawValue: kindText) else {
+            throw PostgresError(kind: .decoding, column: "kind", diagnostic: "unknown event kind")
+        }
+        let credentialBytes = try row.decode([UInt8]?.self, column: "credential_id")
+        let credentialID = credentialBytes.flatMap(CredentialID.init(bytes:))
+        if credentialBytes != nil, credentialID == nil {
+            throw PostgresError(kind: .decoding, column: "credential_id", diagnostic: "not a credential ID")
+        }
+        guard
+            let activity = AccountActivity(
+                kind: kind, method: try row.decode(String?.self, column: "method"), credentialID: credentialID)
+        else {
+            throw PostgresError(
+                kind: .decoding, column: "method", diagnostic: "method or credential does not fit \(kind.rawValue)")
+        }
+        return AccountEvent(
+            id: AccountEventID(try row.decode(column: "id")), accountID: accountID, activity: activity,
+            occurredAt: try row.decode(column: "occurred_at"), clientAddress: try row.decode(column: "client_address"),
+            userAgent: try row.decode(String.self, column: "user_agent"),
+            sessionID: try row.decode(UUID?.self, column: "session_id").map(SessionID.init))
+    }
+}

@@ -79,7 +79,7 @@ def adoption(days):
 
 # ---- the seed: a known mix, and what the figures must then be ----
 def seed_rows():
-    """Accounts (① 6, ② 3, ③ 2; 4 with a verified address) and events over the last 20 days."""
+    """Accounts (① 6, ② 3, ③ 2; 3 with a verified address) and events over the last 20 days."""
     def account(i):
         return f"00000000-0000-4000-8000-{i:012d}"
 
@@ -127,7 +127,7 @@ def seed_sql():
                 f"'none', 'none', true, 'Seed passkey');")
     for n, (i, ago, kind, method, had, s) in enumerate(events):
         # Yesterday and before: one hour into that UTC day; today: a minute ago (never in the future).
-        when = "now() - interval '1 minute'" if ago == 0 else f"date_trunc('day', now()) - interval '{ago} days' + interval '1 hour'"
+        when = "greatest(date_trunc('day', now()), now() - interval '1 minute')" if ago == 0 else f"date_trunc('day', now()) - interval '{ago} days' + interval '1 hour'"
         method_sql = f"'{method}'" if method else "NULL"
         had_sql = "NULL" if had is None else ("true" if had else "false")
         session_sql = f"'00000000-0000-4000-9000-{s:012d}'" if s else "NULL"

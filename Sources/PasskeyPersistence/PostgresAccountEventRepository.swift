@@ -17,6 +17,14 @@ package struct PostgresAccountEventRepository: AccountEventRepository {
         -> [AccountEvent]
     {
         let limit = max(1, limit)
+        var before = before
+        if let cursor = before {
+            // A cursor no event can have (a client may send any 24 bytes): before the year 1
+            // nothing is older, after 9999 everything is. Inside these bounds PostgreSQL reads
+            // the time, outside them it may refuse it.
+            if cursor.microsecondsSince1970 < Self.earliest { return [] }
+            if cursor.microsecondsSince1970 > Self.latest { before = nil }
+        }
         let query: PostgresQuery
         if let before {
             query = """
@@ -40,6 +48,11 @@ package struct PostgresAccountEventRepository: AccountEventRepository {
             }
         }
     }
+
+    /// 0001-01-02T00:00:00Z and 9999-12-31T00:00:00Z in microseconds since 1970 (a day inside
+    /// the 4-digit years, so a `Date`'s rounding never takes the text past them).
+    static let earliest: Int64 = -62_135_510_400_000_000
+    static let latest: Int64 = 253_402_214_400_000_000
 
     static let columns: StaticString =
         "id, kind, occurred_at, client_address, user_agent, method, credential_id, session_id"

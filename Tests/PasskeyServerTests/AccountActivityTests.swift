@@ -226,6 +226,30 @@ import Testing
         }
     }
 
+    /// A row this version would not have written (a sign-in without its method) is a 500 whose
+    /// cause is logged, never a page that silently leaves it out.
+    @Test func anUndecodableRowIsALoggedInternalErrorNotASkip() async throws {
+        let log = LogCapture()
+        try await withServer(logSink: log.sink) { server, database in
+            let client = server.client
+            let (token, accountID) = try await Self.user(client)
+            let pool = database.makePool(maximumConnections: 1)
+            defer { pool.close() }
+            _ = try await pool.withConnection { connection async throws(PostgresError) in
+                try await connection.query(
+                    """
+                    INSERT INTO account_events (id, account_id, kind, occurred_at, client_address, user_agent)
+                    VALUES (\(UUID()), \(accountID.uuid), 'sign-in', now(), '192.0.2.1', '')
+                    """)
+            }
+            let answer = try await client.send("GET", "/v1/account/activity", token: token)
+            #expect(answer.status == 500)
+            #expect(answer.code == "internal")
+            #expect(log.text.contains("event=internal_error") && log.text.contains("route=/v1/account/activity"))
+            #expect(log.text.contains("PostgresAccountEventRepository"))
+        }
+    }
+
     @Test func withoutAValidTokenItIs401() async throws {
         try await withServer { server, _ in
             let missing = try await server.client.send("GET", "/v1/account/activity")
@@ -234,33 +258,6 @@ import Testing
             let wrong = try await server.client.send("GET", "/v1/account/activity?limit=1", token: "not-a-token")
             #expect(wrong.status == 401)
             #expect(wrong.code == "unauthorized")
-        }
-    }
-
-    static let badQueries = [
-        "limit=0", "limit=101", "limit=-1", "limit=abc", "limit=", "limit", "limit=1.5", "limit=%2B5", "limit=1e2",
-        "limit=1000000000000000000000", "limit=10&limit=20", "limit=10&limit=10", "before=", "before",
-        "before=abc", "before=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "before=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-        "before=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA%3D", "before=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA%2B",
-        "before=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/", "before=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-        "before=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA&before=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "before=%ZZ",
-    ]
-
-    @Test func badLimitOrBeforeIs400InvalidRequestAndChangesNothing() async throws {
-        try await withServer { server, database in
-            let client = server.client
-            let (token, accountID) = try await Self.user(client)
-            try await Self.insert([Self.event(accountID, at: Date().addingTimeInterval(-5))], into: database)
-            let count = try await Self.eventCount(database)
-            for query in Self.badQueries {
-                let answer = try await client.send("GET", "/v1/account/activity?\(query)", token: token)
-                #expect(answer.status == 400, "\(query)")
-                #expect(answer.code == "invalid-request", "\(query)")
-                #expect(answer.headers["content-type"] == "application/problem+json", "\(query)")
-                #expect(!answer.text.contains("AAAAAAAA"), "the detail never echoes the input")
-            }
-            #expect(try await Self.eventCount(database) == count)
-            #expect(try await client.send("GET", "/v1/account", token: token).status == 200)
         }
     }
 }

@@ -6,13 +6,20 @@ package import PasskeyDomain
 /// stays stable when events arrive between pages. It only bounds the caller's own events: the
 /// cursor of another account's event shows that account nothing.
 package struct ActivityCursor: Hashable, Sendable {
-    /// The event's `occurred_at`, to the microsecond (PostgreSQL's precision).
-    package let occurredAt: Date
+    /// The event's `occurred_at` in microseconds since 1970, as PostgreSQL stores `timestamptz`.
+    /// Any value a client sends is a cursor, also one no event can have (year 300000).
+    package let microsecondsSince1970: Int64
     package let eventID: AccountEventID
 
-    package init(occurredAt: Date, eventID: AccountEventID) {
-        self.occurredAt = occurredAt
+    package init(microsecondsSince1970: Int64, eventID: AccountEventID) {
+        self.microsecondsSince1970 = microsecondsSince1970
         self.eventID = eventID
+    }
+
+    package init(occurredAt: Date, eventID: AccountEventID) {
+        let micros = (occurredAt.timeIntervalSince1970 * 1_000_000).rounded()
+        self.init(
+            microsecondsSince1970: Int64(exactly: micros) ?? (micros > 0 ? .max : .min), eventID: eventID)
     }
 
     /// The cursor that continues after `event`.
@@ -20,14 +27,8 @@ package struct ActivityCursor: Hashable, Sendable {
         self.init(occurredAt: event.occurredAt, eventID: event.id)
     }
 
-    /// Microseconds since 1970, as PostgreSQL stores `timestamptz`.
-    package var microsecondsSince1970: Int64 {
-        Int64((occurredAt.timeIntervalSince1970 * 1_000_000).rounded())
-    }
-
-    package init(microsecondsSince1970: Int64, eventID: AccountEventID) {
-        self.init(
-            occurredAt: Date(timeIntervalSince1970: Double(microsecondsSince1970) / 1_000_000), eventID: eventID)
+    package var occurredAt: Date {
+        Date(timeIntervalSince1970: Double(microsecondsSince1970) / 1_000_000)
     }
 
     /// True when `event` comes after this cursor in the page order (is older, or as old with a

@@ -60,7 +60,7 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
 
     package func completeAccountRegistration(
         id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
-        session: AuthenticationSession, now: Date, verification: EmailCodeMail?
+        session: AuthenticationSession, now: Date, verification: EmailCodeMail?, events: [AccountEvent]
     ) async throws(RepositoryError) -> AccountRegistrationCompletion {
         try await pool.runTransaction { connection async throws(PostgresError) in
             // The row lock taken here serialises concurrent finishes of one registration;
@@ -91,6 +91,7 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
                 try await PostgresEmailCodeRepository.store(
                     verification, accountID: account.id, to: email.email, on: connection)
             }
+            try await PostgresAccountEvents.insert(events, on: connection)
             return .completed
         }
     }

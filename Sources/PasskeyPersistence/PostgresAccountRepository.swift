@@ -10,17 +10,18 @@ package struct PostgresAccountRepository: AccountRepository {
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
     package func createPasswordAccount(
-        _ account: Account, email: AccountEmail, password: PasswordCredential, verification: EmailCodeMail?
+        _ account: Account, email: AccountEmail, password: PasswordCredential, verification: EmailCodeMail?,
+        event: AccountEvent
     ) async throws(RepositoryError) {
         guard let verification else {
             try await pool.run { connection async throws(PostgresError) in
-                try await Self.insert(account, email, password, on: connection)
+                try await Self.insert(account, email, password, event: event, on: connection)
             }
             return
         }
-        // The account and its verification code and mail commit together or not at all.
+        // The account, its event and its verification code and mail commit together or not at all.
         try await pool.runTransaction { connection async throws(PostgresError) in
-            try await Self.insert(account, email, password, on: connection)
+            try await Self.insert(account, email, password, event: event, on: connection)
             try await PostgresEmailCodeRepository.store(
                 verification, accountID: account.id, to: email.email, on: connection)
         }
@@ -32,15 +33,17 @@ package struct PostgresAccountRepository: AccountRepository {
         // One transaction: all or nothing. Progress is reported from the event loop.
         try await pool.runTransaction { connection async throws(PostgresError) in
             for (index, item) in accounts.enumerated() {
-                try await Self.insert(item.account, item.email, item.password, on: connection)
+                try await Self.insert(item.account, item.email, item.password, event: item.event, on: connection)
                 if (index + 1) % 1000 == 0 || index + 1 == accounts.count { progress(index + 1) }
             }
         }
     }
 
-    /// Account, email and password in one statement (data-modifying CTEs are atomic).
+    /// Account, email, password and the `account.created` event in one statement (data-modifying
+    /// CTEs are atomic): an import writes no extra round trip per account for its event.
     private static func insert(
-        _ account: Account, _ email: AccountEmail, _ password: PasswordCredential, on connection: PostgresConnection
+        _ account: Account, _ email: AccountEmail, _ password: PasswordCredential, event: AccountEvent,
+        on connection: PostgresConnection
     ) async throws(PostgresError) {
         try await connection.query(
             """
@@ -51,6 +54,10 @@ package struct PostgresAccountRepository: AccountRepository {
                 INSERT INTO account_emails (id, account_id, email, normalized_email, created_at, language, verified_at)
                 SELECT \(email.id), a.id, \(email.email.value), \(email.email.normalized), \(account.createdAt),
                        \(email.language.rawValue), \(email.verifiedAt) FROM a
+            ), ev AS (
+                INSERT INTO account_events (id, account_id, kind, occurred_at, client_address, user_agent, method)
+                SELECT \(event.id.uuid), a.id, \(event.kind.rawValue), \(event.occurredAt), \(event.clientAddress),
+                       \(event.userAgent), \(event.activity.method) FROM a
             )
             INSERT INTO password_credentials (account_id, password_hash, created_at, updated_at)
             SELECT a.id, \(password.passwordHash), \(password.createdAt), \(password.updatedAt) FROM a
@@ -150,7 +157,8 @@ package struct PostgresAccountRepository: AccountRepository {
     }
 
     package func removePassword(
-        accountID: AccountID, keepingSession: SessionID, verifiedEmailCounts: Bool, notice: PendingNotice?
+        accountID: AccountID, keepingSession: SessionID, verifiedEmailCounts: Bool, notice: PendingNotice?,
+        event: AccountEvent
     )
         async throws(RepositoryError) -> PasswordRemovalOutcome
     {
@@ -188,13 +196,14 @@ package struct PostgresAccountRepository: AccountRepository {
             if let notice {
                 try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice.mail)
             }
+            try await PostgresAccountEvents.insert(event, on: connection)
             return .removed
         }
     }
 
     package func setPassword(
         accountID: AccountID, passwordHash: String, now: Date, keepingSession: SessionID,
-        notice: PendingNotice?
+        notice: PendingNotice?, event: AccountEvent
     ) async throws(RepositoryError) -> Bool {
         try await pool.runTransaction { connection async throws(PostgresError) in
             let account = try await connection.query(
@@ -217,7 +226,16 @@ package struct PostgresAccountRepository: AccountRepository {
             if let notice {
                 try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice.mail)
             }
+            try await PostgresAccountEvents.insert(event, on: connection)
             return true
+        }
+    }
+
+    package func recordFailedSignIn(_ event: PendingAccountEvent, normalizedEmail: String)
+        async throws(RepositoryError)
+    {
+        try await pool.run { connection async throws(PostgresError) in
+            try await PostgresAccountEvents.insert(event, forNormalizedEmail: normalizedEmail, on: connection)
         }
     }
 }

@@ -8,7 +8,7 @@ extension PostgresEmailCodeRepository {
         normalizedEmail: String, now: Date, maximumTries: Int,
         matches: @escaping @Sendable (UUID, [UInt8]) -> Bool,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession,
-        notice: PendingNotice?
+        notice: PendingNotice?, events: SignInEvents, reclaimed: PendingAccountEvent
     ) async throws(RepositoryError) -> EmailSignInRedemption {
         try await pool.runTransaction { connection async throws(PostgresError) in
             // One locking statement finds the account of the address and its live code (or none).
@@ -23,13 +23,20 @@ extension PostgresEmailCodeRepository {
                 ORDER BY c.created_at DESC LIMIT 1
                 FOR NO KEY UPDATE OF a, e FOR UPDATE OF c
                 """)
-            guard let row = found.first else { return .invalid }
+            guard let row = found.first else {
+                // No live code: a failed sign-in of the account if there is one (one statement
+                // that finds it by its address; an unknown address writes nothing).
+                try await PostgresAccountEvents.insert(
+                    events.failure, forNormalizedEmail: normalizedEmail, on: connection)
+                return .invalid
+            }
             let account = try AccountRow.decode(row)
             let code = LiveEmailCode(
                 id: try row.decode(column: "code_id"), digest: try row.decode(column: "code_digest"),
                 email: try row.decode(column: "code_email"), failedTries: try row.decode(column: "failed_tries"))
             guard matches(code.id, code.digest) else {
                 try await Self.countWrongTry(code, maximumTries: maximumTries, on: connection)
+                try await PostgresAccountEvents.insert(events.failure.event(accountID: account.id), on: connection)
                 return .invalid
             }
             try await Self.markUsed(code, now: now, on: connection)
@@ -37,6 +44,7 @@ extension PostgresEmailCodeRepository {
             let session = makeSession(account)
             if !wasVerified {
                 try await Self.takeBack(accountID: account.id, keeping: session, now: now, on: connection)
+                try await Self.recordReclaimed(reclaimed.event(accountID: account.id), on: connection)
             }
             try await connection.query(
                 """
@@ -44,6 +52,7 @@ extension PostgresEmailCodeRepository {
                 WHERE account_id = \(account.id.uuid)
                 """)
             try await PostgresSessionRepository.insert(session, on: connection)
+            try await PostgresAccountEvents.insert(events.success.event(accountID: account.id), on: connection)
             if let notice {
                 try await PostgresMailOutbox.enqueueNotice(accountID: account.id, on: connection, compose: notice.mail)
             }
@@ -67,11 +76,10 @@ extension PostgresEmailCodeRepository {
             UPDATE authentication_sessions SET revoked_at = \(now)
             WHERE account_id = \(id) AND id <> \(keeping.id.uuid) AND revoked_at IS NULL
             """)
-        try await recordReclaimed(accountID: accountID, on: connection)
     }
 
-    /// Where the account event `account.reclaimed` is written, in the transaction that takes the
-    /// account back. The `account_events` table arrives with a later issue; until then the
-    /// take-back is recorded by the server's `warning` log line.
-    static func recordReclaimed(accountID: AccountID, on connection: PostgresConnection) async throws(PostgresError) {}
+    /// Writes the account event `account.reclaimed`, in the transaction that takes the account back.
+    static func recordReclaimed(_ event: AccountEvent, on connection: PostgresConnection) async throws(PostgresError) {
+        try await PostgresAccountEvents.insert(event, on: connection)
+    }
 }

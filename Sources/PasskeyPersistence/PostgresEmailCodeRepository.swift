@@ -77,7 +77,7 @@ package struct PostgresEmailCodeRepository: EmailCodeRepository {
 
     package func confirmVerification(
         accountID: AccountID, now: Date, maximumTries: Int,
-        matches: @escaping @Sendable (UUID, [UInt8]) -> Bool
+        matches: @escaping @Sendable (UUID, [UInt8]) -> Bool, event: AccountEvent
     ) async throws(RepositoryError) -> EmailCodeConfirmation {
         try await pool.runTransaction { connection async throws(PostgresError) in
             guard let current = try await Self.address(of: accountID, on: connection) else {
@@ -93,6 +93,7 @@ package struct PostgresEmailCodeRepository: EmailCodeRepository {
             try await Self.markUsed(code, now: now, on: connection)
             try await connection.query(
                 "UPDATE account_emails SET verified_at = \(now) WHERE account_id = \(accountID.uuid)")
+            try await PostgresAccountEvents.insert(event, on: connection)
             return .confirmed
         }
     }
@@ -100,7 +101,7 @@ package struct PostgresEmailCodeRepository: EmailCodeRepository {
     package func confirmChange(
         accountID: AccountID, now: Date, maximumTries: Int,
         matches: @escaping @Sendable (UUID, [UInt8]) -> Bool,
-        notice: (@Sendable (EmailAddress, MailLanguage, EmailAddress) -> OutgoingMail)?
+        notice: (@Sendable (EmailAddress, MailLanguage, EmailAddress) -> OutgoingMail)?, event: AccountEvent
     ) async throws(RepositoryError) -> EmailCodeConfirmation {
         try await pool.runTransaction { connection async throws(PostgresError) in
             guard let current = try await Self.address(of: accountID, on: connection) else {
@@ -129,6 +130,7 @@ package struct PostgresEmailCodeRepository: EmailCodeRepository {
                 SET email = \(newEmail.value), normalized_email = \(newEmail.normalized), verified_at = \(now)
                 WHERE account_id = \(accountID.uuid)
                 """)
+            try await PostgresAccountEvents.insert(event, on: connection)
             return .confirmed
         }
     }

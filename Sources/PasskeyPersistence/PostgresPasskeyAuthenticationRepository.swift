@@ -75,15 +75,17 @@ package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRep
 
     package func recordAssertion(
         challengeID: ChallengeID, credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32,
-        backupState: Bool, usedAt: Date, session: AuthenticationSession
+        backupState: Bool, usedAt: Date, session: AuthenticationSession, event: AccountEvent
     ) async throws(RepositoryError) -> AssertionRecording {
         try await pool.run { connection async throws(PostgresError) in
             // One statement, so one atomic step and one durable commit: the challenge is consumed
             // exactly once (of two concurrent finishes the second finds it consumed and writes
             // nothing); the counter moves only if the challenge was consumed here and only from
             // the value that was verified against (two assertions with the same counter cannot
-            // both win); the session exists only if both did. The stored counter keeps the maximum.
+            // both win); the session exists only if both did, and its `sign-in` event only with it
+            // (a CTE of the same statement: no extra round trip). The counter keeps the maximum.
             let s = session
+            let e = event
             let result = try await connection.query(
                 """
                 WITH c AS (
@@ -103,7 +105,14 @@ package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRep
                     SELECT \(s.id.uuid), u.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue),
                            \(bytes: credentialID.bytes), \(s.createdAt), \(s.expiresAt)
                     FROM u
-                    RETURNING id
+                    RETURNING id, account_id
+                ), e AS (
+                    INSERT INTO account_events
+                        (id, account_id, kind, occurred_at, client_address, user_agent, method, credential_id,
+                         session_id)
+                    SELECT \(e.id.uuid), s.account_id, \(e.kind.rawValue), \(e.occurredAt), \(e.clientAddress),
+                           \(e.userAgent), \(e.activity.method), \(bytes: credentialID.bytes), s.id
+                    FROM s
                 )
                 SELECT EXISTS (SELECT 1 FROM c) AS consumed, EXISTS (SELECT 1 FROM s) AS recorded
                 """)

@@ -27,22 +27,32 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
         return credentials
     }
 
-    package func renameCredential(id: CredentialID, accountID: AccountID, to name: PasskeyName)
+    package func renameCredential(id: CredentialID, accountID: AccountID, to name: PasskeyName, event: AccountEvent)
         async throws(RepositoryError) -> PasskeyCredential?
     {
         try await pool.run { connection async throws(PostgresError) in
+            // The event is a CTE of the renaming statement: it exists exactly when a row was renamed.
             let result = try await connection.query(
                 """
-                UPDATE passkey_credentials pc SET name = \(name.value)
-                WHERE pc.credential_id = \(bytes: id.bytes) AND pc.account_id = \(accountID.uuid)
-                RETURNING \(unescaped: PasskeyCredentialRow.columns)
+                WITH pc AS (
+                    UPDATE passkey_credentials pc SET name = \(name.value)
+                    WHERE pc.credential_id = \(bytes: id.bytes) AND pc.account_id = \(accountID.uuid)
+                    RETURNING pc.*
+                ), e AS (
+                    INSERT INTO account_events
+                        (id, account_id, kind, occurred_at, client_address, user_agent, credential_id, session_id)
+                    SELECT \(event.id.uuid), pc.account_id, \(event.kind.rawValue), \(event.occurredAt),
+                           \(event.clientAddress), \(event.userAgent), pc.credential_id, \(event.sessionID?.uuid)
+                    FROM pc
+                )
+                SELECT \(unescaped: PasskeyCredentialRow.columns) FROM pc
                 """)
             return try result.first.map { row throws(PostgresError) in try PasskeyCredentialRow.decode(row) }
         }
     }
 
     package func deleteCredential(
-        id: CredentialID, accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?
+        id: CredentialID, accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?, event: AccountEvent
     ) async throws(RepositoryError) -> PasskeyDeletionOutcome {
         try await pool.runTransaction { connection async throws(PostgresError) in
             // Serialise with password removal and other deletions of this account's credentials.
@@ -73,6 +83,7 @@ package struct PostgresPasskeyCredentialRepository: PasskeyCredentialRepository 
             if let notice {
                 try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice.mail)
             }
+            try await PostgresAccountEvents.insert(event, on: connection)
             return .deleted
         }
     }

@@ -56,7 +56,7 @@ package struct PostgresPasskeyRegistrationRepository: PasskeyRegistrationReposit
     /// snapshot is taken after the lock and so sees every addition committed before, then the
     /// insert. N concurrent finishes on an account one short of the limit thus add exactly one.
     @discardableResult
-    package func addCredential(_ credential: PasskeyCredential, limit: Int, notice: PendingNotice?)
+    package func addCredential(_ credential: PasskeyCredential, limit: Int, notice: PendingNotice?, event: AccountEvent)
         async throws(RepositoryError) -> CredentialAddition
     {
         try await pool.runTransaction { connection async throws(PostgresError) in
@@ -71,6 +71,7 @@ package struct PostgresPasskeyRegistrationRepository: PasskeyRegistrationReposit
                 try await PostgresMailOutbox.enqueueNotice(
                     accountID: credential.accountID, on: connection, compose: notice.mail)
             }
+            try await PostgresAccountEvents.insert(event, on: connection)
             return .added
         }
     }

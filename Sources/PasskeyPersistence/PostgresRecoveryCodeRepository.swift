@@ -9,9 +9,9 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
 
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
-    package func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode], notice: PendingNotice?)
-        async throws(RepositoryError) -> Bool
-    {
+    package func replaceCodes(
+        accountID: AccountID, with codes: [StoredRecoveryCode], notice: PendingNotice?, event: AccountEvent
+    ) async throws(RepositoryError) -> Bool {
         try await pool.runTransaction { connection async throws(PostgresError) in
             // The account row lock serialises two concurrent replacements (the later set wins
             // whole) and operator codes issued meanwhile. NO KEY UPDATE, not UPDATE: a redemption
@@ -25,12 +25,13 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
             if let notice {
                 try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice.mail)
             }
+            try await PostgresAccountEvents.insert(event, on: connection)
             return true
         }
     }
 
     package func addOperatorCode(
-        normalizedEmail: String, issuedBy: SupportAgentName, notice: PendingNotice?,
+        normalizedEmail: String, issuedBy: SupportAgentName, notice: PendingNotice?, event: PendingAccountEvent,
         makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
     ) async throws(RepositoryError) -> AccountID? {
         try await pool.runTransaction { connection async throws(PostgresError) in
@@ -51,7 +52,7 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
                   AND used_at IS NULL
                 """)
             try await Self.insert(makeCode(accountID), on: connection)
-            try await Self.recordCodeIssued(accountID: accountID, issuedBy: issuedBy, on: connection)
+            try await Self.recordCodeIssued(event.event(accountID: accountID), on: connection)
             if let notice {
                 try await PostgresMailOutbox.enqueueNotice(accountID: accountID, on: connection, compose: notice.mail)
             }
@@ -59,17 +60,16 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
         }
     }
 
-    /// Where the account event `recovery-code.issued` (`method` = the issuer, never the code) is
-    /// written, in the transaction that stores the code. The `account_events` table arrives with a
-    /// later issue; until then the issuer is recorded by the command's operator log line.
-    static func recordCodeIssued(accountID: AccountID, issuedBy: SupportAgentName, on connection: PostgresConnection)
-        async throws(PostgresError)
-    {}
+    /// Writes the account event `recovery-code.issued` (`method` = the issuer, never the code), in
+    /// the transaction that stores the code.
+    static func recordCodeIssued(_ event: AccountEvent, on connection: PostgresConnection) async throws(PostgresError) {
+        try await PostgresAccountEvents.insert(event, on: connection)
+    }
 
     package func redeem(
         normalizedEmail: String, codeDigest: [UInt8], now: Date, recentUseWindow: TimeInterval,
         notice: @escaping @Sendable (RecoveryCodeSource) -> PendingNotice?,
-        makeSession: @escaping @Sendable (Account) -> AuthenticationSession
+        makeSession: @escaping @Sendable (Account) -> AuthenticationSession, events: SignInEvents
     ) async throws(RepositoryError) -> RecoveryCodeRedemption {
         try await pool.runTransaction { connection async throws(PostgresError) in
             // One statement decides. `code` locks the account's unexpired code with this digest,
@@ -96,14 +96,28 @@ package struct PostgresRecoveryCodeRepository: RecoveryCodeRepository {
                         AND code.used_at > \(usedAfter)) AS used_just_now
                 FROM code LEFT JOIN consumed ON true
                 """)
-            guard let row = result.first else { return .notFound }
+            // A wrong code of an existing account is a failed sign-in of it: recorded by one
+            // statement that finds the account by its address (an unknown one writes nothing), in
+            // this transaction, and run for every wrong code so an unknown address looks the same.
+            guard let row = result.first else {
+                try await PostgresAccountEvents.insert(
+                    events.failure, forNormalizedEmail: normalizedEmail, on: connection)
+                return .notFound
+            }
             guard let account = try AccountRow.decodeIfPresent(row) else {
-                return try row.decode(Bool.self, column: "used_just_now") ? .usedJustNow : .notFound
+                guard try row.decode(Bool.self, column: "used_just_now") else {
+                    try await PostgresAccountEvents.insert(
+                        events.failure, forNormalizedEmail: normalizedEmail, on: connection)
+                    return .notFound
+                }
+                return .usedJustNow
             }
             guard let source = RecoveryCodeSource(rawValue: try row.decode(column: "source")) else {
                 throw PostgresError(kind: .decoding, diagnostic: "unknown recovery code source")
             }
-            try await PostgresSessionRepository.insert(makeSession(account), on: connection)
+            let session = makeSession(account)
+            try await PostgresSessionRepository.insert(session, on: connection)
+            try await PostgresAccountEvents.insert(events.success.event(accountID: account.id), on: connection)
             if let notice = notice(source) {
                 try await PostgresMailOutbox.enqueueNotice(accountID: account.id, on: connection, compose: notice.mail)
             }

@@ -15,6 +15,35 @@ package struct PostgresSessionRepository: SessionRepository {
         }
     }
 
+    package func createSession(_ s: AuthenticationSession, event: AccountEvent) async throws(RepositoryError) {
+        let isPasswordSignIn = event.activity == .signIn(.password, credentialID: nil)
+        try await pool.run { connection async throws(PostgresError) in
+            // One statement, one commit: the session and its sign-in event exist together or not
+            // at all. `had_passkey` (password sign-ins) is read in it too.
+            try await connection.query(
+                """
+                WITH s AS (
+                    INSERT INTO authentication_sessions
+                        (id, account_id, token_digest, method, credential_id, created_at, expires_at, revoked_at)
+                    VALUES (\(s.id.uuid), \(s.accountID.uuid), \(bytes: s.tokenDigest), \(s.method.rawValue),
+                            \(s.credentialID.map { PostgresBytes($0.bytes) }), \(s.createdAt), \(s.expiresAt),
+                            \(s.revokedAt))
+                    RETURNING account_id
+                )
+                INSERT INTO account_events
+                    (id, account_id, kind, occurred_at, client_address, user_agent, method, credential_id, session_id,
+                     had_passkey)
+                SELECT \(event.id.uuid), s.account_id, \(event.kind.rawValue), \(event.occurredAt),
+                       \(event.clientAddress), \(event.userAgent), \(event.activity.method),
+                       \(event.activity.credentialID.map { PostgresBytes($0.bytes) }), \(event.sessionID?.uuid),
+                       CASE WHEN \(isPasswordSignIn)
+                            THEN EXISTS (SELECT 1 FROM passkey_credentials p WHERE p.account_id = s.account_id)
+                       END
+                FROM s
+                """)
+        }
+    }
+
     static func insert(_ s: AuthenticationSession, on connection: PostgresConnection) async throws(PostgresError) {
         try await connection.query(
             """
@@ -81,28 +110,55 @@ package struct PostgresSessionRepository: SessionRepository {
         }
     }
 
-    package func revokeSession(id: SessionID, accountID: AccountID, now: Date) async throws(RepositoryError) -> Bool {
+    package func revokeSession(id: SessionID, accountID: AccountID, now: Date, event: AccountEvent)
+        async throws(RepositoryError) -> Bool
+    {
         try await pool.run { connection async throws(PostgresError) in
-            try await connection.query(
+            let result = try await connection.query(
                 """
-                UPDATE authentication_sessions SET revoked_at = \(now)
-                WHERE id = \(id.uuid) AND account_id = \(accountID.uuid) AND revoked_at IS NULL AND expires_at > \(now)
-                """
-            ).affectedRows == 1
+                WITH r AS (
+                    UPDATE authentication_sessions SET revoked_at = \(now)
+                    WHERE id = \(id.uuid) AND account_id = \(accountID.uuid) AND revoked_at IS NULL
+                      AND expires_at > \(now)
+                    RETURNING id
+                ), e AS (
+                    \(unescaped: Self.insertEvent)
+                    SELECT \(event.id.uuid), \(event.accountID.uuid), \(event.kind.rawValue), \(event.occurredAt),
+                           \(event.clientAddress), \(event.userAgent), \(event.activity.method), \(event.sessionID?.uuid)
+                    WHERE EXISTS (SELECT 1 FROM r)
+                )
+                SELECT count(*) AS ended FROM r
+                """)
+            return try result.first?.decode(Int.self, column: "ended") == 1
         }
     }
 
-    package func revokeOtherSessions(accountID: AccountID, keeping: SessionID, now: Date)
+    package func revokeOtherSessions(accountID: AccountID, keeping: SessionID, now: Date, event: AccountEvent)
         async throws(RepositoryError) -> Int
     {
         try await pool.run { connection async throws(PostgresError) in
-            try await connection.query(
+            let result = try await connection.query(
                 """
-                UPDATE authentication_sessions SET revoked_at = \(now)
-                WHERE account_id = \(accountID.uuid) AND id <> \(keeping.uuid) AND revoked_at IS NULL
-                  AND expires_at > \(now)
-                """
-            ).affectedRows
+                WITH r AS (
+                    UPDATE authentication_sessions SET revoked_at = \(now)
+                    WHERE account_id = \(accountID.uuid) AND id <> \(keeping.uuid) AND revoked_at IS NULL
+                      AND expires_at > \(now)
+                    RETURNING id
+                ), e AS (
+                    \(unescaped: Self.insertEvent)
+                    SELECT \(event.id.uuid), \(event.accountID.uuid), \(event.kind.rawValue), \(event.occurredAt),
+                           \(event.clientAddress), \(event.userAgent), \(event.activity.method), \(event.sessionID?.uuid)
+                    WHERE EXISTS (SELECT 1 FROM r)
+                )
+                SELECT count(*) AS ended FROM r
+                """)
+            return try result.first?.decode(Int.self, column: "ended") ?? 0
         }
     }
+
+    /// The column list of a `sessions.ended` event (no passkey, no `had_passkey`).
+    private static let insertEvent: StaticString = """
+        INSERT INTO account_events
+            (id, account_id, kind, occurred_at, client_address, user_agent, method, session_id)
+        """
 }

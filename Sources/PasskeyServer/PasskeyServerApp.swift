@@ -29,6 +29,8 @@ final class PasskeyServerApp: Sendable {
         let (verifier, hasher, tokens, random, digester) = (d.verifier, d.hasher, d.tokens, d.random, d.digester)
         let (names, clock) = (d.names, d.clock)
         let notifier = SecurityNotifier(policy: policy, random: random)
+        // Activity-log entries, written by the repositories with their changes (spec v3).
+        let events = AccountEventMaker(random: random)
         let issuer = SessionIssuer(tokens: tokens, random: random, lifetime: policy.sessionLifetime)
         let limiter = AddressRateLimiter(
             repository: rateLimits, limitPerMinute: policy.startsPerMinute, signupLimit: policy.signupsPerAddress,
@@ -49,12 +51,13 @@ final class PasskeyServerApp: Sendable {
         let signUpVerification = SignUpVerification(maker: codeMaker, composer: composer, policy: policy.mail)
         AccountsController(
             registration: PasswordAccountRegistrationUseCase(
-                accounts: accounts, hasher: hasher, limiter: limiter, clock: clock, verification: signUpVerification)
+                accounts: accounts, hasher: hasher, limiter: limiter, clock: clock, verification: signUpVerification,
+                events: events)
         ).register(in: &routes)
         SessionsController(
             authentication: PasswordAuthenticationUseCase(
                 accounts: accounts, sessions: sessions, rateLimits: rateLimits, hasher: hasher, issuer: issuer,
-                policy: policy, clock: clock, gate: gate),
+                policy: policy, clock: clock, gate: gate, events: events),
             signOut: SignOutUseCase(sessions: sessions, clock: clock), ceremonies: ceremonies, logger: logger
         ).register(in: &routes)
         PasskeyRegistrationsController(
@@ -63,7 +66,7 @@ final class PasskeyServerApp: Sendable {
                 policy: policy, clock: clock),
             finish: PasskeyRegistrationFinishUseCase(
                 registrations: passkeyRegistrations, verifier: verifier, names: names, policy: policy,
-                notifier: notifier, clock: clock),
+                notifier: notifier, clock: clock, events: events),
             ceremonies: ceremonies
         ).register(in: &routes)
         PasskeyAccountRegistrationsController(
@@ -71,7 +74,7 @@ final class PasskeyServerApp: Sendable {
                 registrations: registrations, limiter: limiter, random: random, policy: policy, clock: clock),
             finish: PasskeyAccountRegistrationFinishUseCase(
                 registrations: registrations, verifier: verifier, names: names, issuer: issuer, limiter: limiter,
-                policy: policy, clock: clock, verification: signUpVerification),
+                policy: policy, clock: clock, verification: signUpVerification, events: events),
             ceremonies: ceremonies
         ).register(in: &routes)
         PasskeyAuthenticationsController(
@@ -80,18 +83,20 @@ final class PasskeyServerApp: Sendable {
                 clock: clock),
             finish: PasskeyAuthenticationFinishUseCase(
                 authentications: passkeyAuthentications, verifier: verifier, issuer: issuer, policy: policy,
-                clock: clock),
+                clock: clock, events: events),
             ceremonies: ceremonies
         ).register(in: &routes)
         PasskeysController(
-            list: PasskeyListUseCase(passkeys: passkeys), rename: PasskeyRenameUseCase(passkeys: passkeys),
-            deletion: PasskeyDeletionUseCase(passkeys: passkeys, notifier: notifier, clock: clock)
+            list: PasskeyListUseCase(passkeys: passkeys),
+            rename: PasskeyRenameUseCase(passkeys: passkeys, clock: clock, events: events),
+            deletion: PasskeyDeletionUseCase(passkeys: passkeys, notifier: notifier, clock: clock, events: events)
         ).register(in: &routes)
         AccountController(
             query: AccountQueryUseCase(accounts: accounts),
             passwordRemoval: PasswordRemovalUseCase(
-                accounts: accounts, notifier: notifier, clock: clock, mail: policy.mail),
-            passwordSet: PasswordSetUseCase(accounts: accounts, hasher: hasher, notifier: notifier, clock: clock),
+                accounts: accounts, notifier: notifier, clock: clock, mail: policy.mail, events: events),
+            passwordSet: PasswordSetUseCase(
+                accounts: accounts, hasher: hasher, notifier: notifier, clock: clock, events: events),
             accountDeletion: AccountDeletionUseCase(accounts: accounts, notifier: notifier, clock: clock),
             logger: logger
         ).register(in: &routes)
@@ -102,13 +107,13 @@ final class PasskeyServerApp: Sendable {
         ).register(in: &routes)
         AccountSessionsController(
             list: SessionListUseCase(sessions: sessions, clock: clock),
-            end: SessionEndUseCase(sessions: sessions, clock: clock)
+            end: SessionEndUseCase(sessions: sessions, clock: clock, events: events)
         ).register(in: &routes)
         AccountActivityController(activity: AccountActivityUseCase(events: d.accountEvents)).register(in: &routes)
         RecoverySessionsController(
             authentication: RecoveryAuthenticationUseCase(
                 recoveryCodes: recoveryCodes, rateLimits: rateLimits, digester: digester, issuer: issuer,
-                policy: policy, notifier: notifier, clock: clock, gate: gate),
+                policy: policy, notifier: notifier, clock: clock, gate: gate, events: events),
             ceremonies: ceremonies, logger: logger
         ).register(in: &routes)
         AccountEmailController(

@@ -58,7 +58,9 @@ import Testing
             credentialID: DomainFixtures.credentialID([1, 2, 3]), aaguid: Self.aaguid, backupState: false)
         f.verifier.acceptRegistrations(as: verified)
 
-        let finish = try await f.finish(challenge.id, name: PasskeyName("Work phone"), residentKey: true)
+        let session = f.session
+        let finish = try await f.finish(
+            challenge.id, session: session, name: PasskeyName("Work phone"), residentKey: true)
 
         #expect(finish.mode == .modal)
         #expect(f.registrations.challenge(id: challenge.id)?.consumedAt == f.clock.now)
@@ -81,6 +83,14 @@ import Testing
         #expect(stored.name.value == "Work phone")
         #expect(stored.createdAt == f.clock.now)
         #expect(stored.lastUsedAt == nil)
+        // passkey.added (modal) with the passkey and the bearer session that added it.
+        let event = try #require(f.registrations.events.first)
+        #expect(f.registrations.events.count == 1)
+        #expect(event.activity == .passkeyAdded(.modal, credentialID: stored.id))
+        #expect(event.accountID == f.account.id)
+        #expect(event.sessionID == session.session.id)
+        #expect(event.occurredAt == f.clock.now)
+        #expect(event.clientAddress == RequestOrigin.example.clientAddress)
     }
 
     @Test func aPreferredPolicyDoesNotDemandVerificationOfAModalFinish() async throws {
@@ -98,6 +108,8 @@ import Testing
         let challenge = try await f.challenge(.conditional)
         let finish = try await f.finish(challenge.id)
         #expect(finish.mode == .conditional)
+        #expect(
+            f.registrations.events.map(\.activity) == [.passkeyAdded(.conditional, credentialID: finish.credential.id)])
         let expectation = try #require(f.verifier.registrationExpectations.first)
         #expect(!expectation.requireUserPresence)
         #expect(!expectation.requireUserVerification)
@@ -185,6 +197,7 @@ import Testing
             try await f.finish(try await f.challenge().id)
         }
         #expect(f.registrations.credentials == [existing])
+        #expect(f.registrations.events.isEmpty)  // a refused change writes no event
     }
 
     @Test func aFinishBeyondThePasskeyLimitStoresNothingAndConsumesTheChallenge() async throws {
@@ -208,6 +221,7 @@ import Testing
         #expect(f.registrations.credentials.count(where: { $0.accountID == f.account.id }) == 2)
         #expect(!f.registrations.credentials.contains { $0.id == DomainFixtures.credentialID([2]) })
         #expect(f.registrations.challenge(id: challenge.id)?.consumedAt == f.clock.now)
+        #expect(f.registrations.events.count == 1)  // the first finish only
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {

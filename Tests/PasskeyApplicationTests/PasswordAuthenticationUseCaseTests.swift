@@ -40,6 +40,9 @@ import Testing
             try await useCase.execute(email: email, password: password, clientAddress: "192.0.2.1").session
         }
 
+        /// The `sign-in.failed` events written.
+        var failedSignIns: [AccountEvent] { accounts.events.filter { $0.kind == .signInFailed } }
+
         /// The error of a sign-in, nil when it succeeded.
         func failure(_ password: String, email: String = "taro@example.com") async -> PasswordAuthenticationError? {
             do {
@@ -59,6 +62,14 @@ import Testing
         #expect(issued.method == .password)
         #expect(f.sessions.all.map(\.method) == [.password])
         #expect(f.limits.countedAttempts == 0)
+        // Its sign-in event, written with the session: the session it created, from the client.
+        let event = try #require(f.sessions.events.first)
+        #expect(f.sessions.events.count == 1)
+        #expect(event.activity == .signIn(.password, credentialID: nil))
+        #expect(event.accountID == account.id)
+        #expect(event.sessionID == f.sessions.all.first?.id)
+        #expect(event.clientAddress == "192.0.2.1")
+        #expect(f.failedSignIns.isEmpty)
     }
 
     @Test func aWrongPasswordStaysCountedAndTheLimitRefusesEvenTheRightOne() async throws {
@@ -66,6 +77,10 @@ import Testing
         _ = try await f.user(hash: "hash:secret password")
         for _ in 0..<3 { #expect(await f.failure("wrong") == .invalidCredentials) }
         #expect(f.limits.countedAttempts == 3)
+        // Each wrong password of the existing account: sign-in.failed (password), no session.
+        #expect(f.failedSignIns.count == 3)
+        #expect(f.failedSignIns.allSatisfy { $0.activity == .signInFailed(.password) && $0.sessionID == nil })
+        #expect(f.sessions.events.isEmpty)
         guard case .rateLimited(let retryAfter) = await f.failure("secret password") else {
             Issue.record("the right password was checked while limited")
             return
@@ -79,6 +94,7 @@ import Testing
         #expect(await f.failure("whatever", email: "nobody@example.com") == .invalidCredentials)
         #expect(f.hasher.dummyVerifications == 1)
         #expect(f.limits.countedAttempts == 1)
+        #expect(f.failedSignIns.isEmpty)  // an unknown account writes nothing
     }
 
     @Test func aFullHashingQueueIsBusyAndCountsNothing() async throws {
@@ -88,6 +104,7 @@ import Testing
         #expect(await f.failure("secret password") == .hashingBusy)
         #expect(await f.failure("x", email: "nobody@example.com") == .hashingBusy)
         #expect(f.limits.countedAttempts == 0)
+        #expect(f.failedSignIns.isEmpty && f.sessions.events.isEmpty)  // nothing was tried
     }
 
     @Test func aLegacyHashIsReplacedAfterTheRightPassword() async throws {

@@ -6,6 +6,8 @@ import Testing
 
 /// Ending sessions: one of the account's own (the caller's included), or every other one.
 @Suite struct SessionEndUseCaseTests {
+    static let origin = RequestOrigin(clientAddress: "198.51.100.7", userAgent: "Test/1.0")
+
     private struct Fixture {
         let sessions = InMemorySessionRepository()
         let clock = FixedClock()
@@ -33,14 +35,22 @@ import Testing
         let f = Fixture()
         let mine = try await f.session()
         let other = try await f.session()
-        try await f.useCase.endOne(other.id, session: f.caller(mine))
+        try await f.useCase.endOne(other.id, session: f.caller(mine), origin: Self.origin)
         #expect(f.live == [mine.id])
+        // sessions.ended (one), by the caller's session, from where the request came.
+        let event = try #require(f.sessions.events.first)
+        #expect(f.sessions.events.count == 1)
+        #expect(event.activity == .sessionsEnded(.one))
+        #expect(event.accountID == f.account.id)
+        #expect(event.sessionID == mine.id)
+        #expect(event.clientAddress == "198.51.100.7")
+        #expect(event.userAgent == "Test/1.0")
     }
 
     @Test func theCallersOwnSessionMayEnd() async throws {
         let f = Fixture()
         let mine = try await f.session()
-        try await f.useCase.endOne(mine.id, session: f.caller(mine))
+        try await f.useCase.endOne(mine.id, session: f.caller(mine), origin: Self.origin)
         #expect(f.live.isEmpty)
     }
 
@@ -52,10 +62,11 @@ import Testing
         let theirs = try await f.session(of: AccountID())
         for id in [SessionID(), ended.id, theirs.id, nil] {
             await #expect(throws: AccountManagementError.notFound) {
-                try await f.useCase.endOne(id, session: f.caller(mine))
+                try await f.useCase.endOne(id, session: f.caller(mine), origin: Self.origin)
             }
         }
         #expect(f.live == [mine.id, theirs.id])
+        #expect(f.sessions.events.isEmpty)  // nothing ended, nothing recorded
     }
 
     @Test func everyOtherSessionOfTheAccountEndsButNoOneElses() async throws {
@@ -64,8 +75,17 @@ import Testing
         _ = try await f.session()
         _ = try await f.session()
         let theirs = try await f.session(of: AccountID())
-        try await f.useCase.endOthers(session: f.caller(mine))
+        try await f.useCase.endOthers(session: f.caller(mine), origin: Self.origin)
         #expect(f.live == [mine.id, theirs.id])
+        #expect(f.sessions.events.map(\.activity) == [.sessionsEnded(.others)])
+        #expect(f.sessions.events.first?.sessionID == mine.id)
+    }
+
+    @Test func endingOthersWhenThereAreNoneRecordsNothing() async throws {
+        let f = Fixture()
+        let mine = try await f.session()
+        try await f.useCase.endOthers(session: f.caller(mine), origin: Self.origin)
+        #expect(f.sessions.events.isEmpty)
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
@@ -73,20 +93,21 @@ import Testing
         let mine = try await f.session()
         f.sessions.failNext(.unavailable)
         await #expect(throws: AccountManagementError.unavailable) {
-            try await f.useCase.endOne(mine.id, session: f.caller(mine))
+            try await f.useCase.endOne(mine.id, session: f.caller(mine), origin: Self.origin)
         }
         f.sessions.failNext(.scripted("revokeSession"))
         await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("revokeSession"))) {
-            try await f.useCase.endOne(mine.id, session: f.caller(mine))
+            try await f.useCase.endOne(mine.id, session: f.caller(mine), origin: Self.origin)
         }
         f.sessions.failNext(.unavailable)
         await #expect(throws: AccountManagementError.unavailable) {
-            try await f.useCase.endOthers(session: f.caller(mine))
+            try await f.useCase.endOthers(session: f.caller(mine), origin: Self.origin)
         }
         f.sessions.failNext(.scripted("revokeOtherSessions"))
         await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("revokeOtherSessions"))) {
-            try await f.useCase.endOthers(session: f.caller(mine))
+            try await f.useCase.endOthers(session: f.caller(mine), origin: Self.origin)
         }
         #expect(f.live == [mine.id])
+        #expect(f.sessions.events.isEmpty)
     }
 }

@@ -27,10 +27,11 @@ package protocol AccountRegistrationRepository: Sendable {
     /// inserts account, passkey, email and the first session (in this
     /// order, so that a registered credential is reported before a taken email). Any conflict rolls all of it
     /// back, leaves the registration usable and throws `.conflict(_:)`.
-    /// (v3) `verification`: the code and mail to the new address, stored in the same transaction.
+    /// (v3) `verification`: the code and mail to the new address, stored in the same transaction,
+    /// and `events` (`account.created`, `passkey.added`) written in it.
     func completeAccountRegistration(
         id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
-        session: AuthenticationSession, now: Date, verification: EmailCodeMail?
+        session: AuthenticationSession, now: Date, verification: EmailCodeMail?, events: [AccountEvent]
     ) async throws(RepositoryError) -> AccountRegistrationCompletion
 }
 
@@ -42,6 +43,6 @@ extension AccountRegistrationRepository {
     ) async throws(RepositoryError) -> AccountRegistrationCompletion {
         try await completeAccountRegistration(
             id: id, account: account, email: email, credential: credential, session: session, now: now,
-            verification: nil)
+            verification: nil, events: [])
     }
 }

@@ -41,11 +41,14 @@ package struct ImportedPasswordAccount: Hashable, Sendable {
     package let account: Account
     package let email: AccountEmail
     package let password: PasswordCredential
+    /// (v3) Its `account.created` event (method `import`), written in the statement that inserts it.
+    package let event: AccountEvent
 
-    package init(account: Account, email: AccountEmail, password: PasswordCredential) {
+    package init(account: Account, email: AccountEmail, password: PasswordCredential, event: AccountEvent) {
         self.account = account
         self.email = email
         self.password = password
+        self.event = event
     }
 }
 
@@ -62,10 +65,11 @@ package enum PasswordRemovalOutcome: Hashable, Sendable {
 
 /// Accounts, their email and their password credential.
 package protocol AccountRepository: Sendable {
-    /// Creates account, email and password credential in one transaction.
-    /// Throws `.conflict(.emailTaken)` when the email is taken.
+    /// Creates account, email and password credential and writes `event` (`account.created`) in
+    /// one transaction. Throws `.conflict(.emailTaken)` when the email is taken.
     func createPasswordAccount(
-        _ account: Account, email: AccountEmail, password: PasswordCredential, verification: EmailCodeMail?
+        _ account: Account, email: AccountEmail, password: PasswordCredential, verification: EmailCodeMail?,
+        event: AccountEvent
     ) async throws(RepositoryError)
 
     /// Creates every account, or none (one transaction). Conflicts name their constraint.
@@ -97,8 +101,10 @@ package protocol AccountRepository: Sendable {
     /// Serialised with passkey deletion on the account row. Recovery is set up with an unused code
     /// of the user's own set or, when `verifiedEmailCounts` (v3: mail is on), a verified address.
     /// When removed, `notice` is queued in the same transaction if the account's address is verified.
+    /// `event` (`password.removed`) is written in the same transaction when removed.
     func removePassword(
-        accountID: AccountID, keepingSession: SessionID, verifiedEmailCounts: Bool, notice: PendingNotice?
+        accountID: AccountID, keepingSession: SessionID, verifiedEmailCounts: Bool, notice: PendingNotice?,
+        event: AccountEvent
     ) async throws(RepositoryError) -> PasswordRemovalOutcome
 
     /// (v3) Sets or replaces the password and, in the same transaction, ends every password
@@ -107,8 +113,12 @@ package protocol AccountRepository: Sendable {
     /// the account does not exist.
     func setPassword(
         accountID: AccountID, passwordHash: String, now: Date, keepingSession: SessionID,
-        notice: PendingNotice?
+        notice: PendingNotice?, event: AccountEvent
     ) async throws(RepositoryError) -> Bool
+
+    /// (v3) Writes `event` (`sign-in.failed`) for the account whose address is `normalizedEmail`,
+    /// in one statement that finds the account; an unknown address writes nothing.
+    func recordFailedSignIn(_ event: PendingAccountEvent, normalizedEmail: String) async throws(RepositoryError)
 }
 
 extension AccountRepository {
@@ -118,17 +128,25 @@ extension AccountRepository {
     }
 
     /// The rule of v2 (only the user's own recovery set counts), and no notice.
+    /// (v3: with its `password.removed` event, from the command line.)
     package func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
         -> PasswordRemovalOutcome
     {
         try await removePassword(
-            accountID: accountID, keepingSession: keepingSession, verifiedEmailCounts: false, notice: nil)
+            accountID: accountID, keepingSession: keepingSession, verifiedEmailCounts: false, notice: nil,
+            event: AccountEventMaker().event(
+                .passwordRemoved, accountID: accountID, sessionID: keepingSession, at: Date(), from: .commandLine))
     }
 
-    /// A sign-up that mails nothing (mail off, and the tests that need no code).
+    /// A sign-up that mails nothing (mail off, and the tests that need no code), with its
+    /// `account.created` event from the command line.
     package func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
         async throws(RepositoryError)
     {
-        try await createPasswordAccount(account, email: email, password: password, verification: nil)
+        try await createPasswordAccount(
+            account, email: email, password: password, verification: nil,
+            event: AccountEventMaker().event(
+                .accountCreated(.password), accountID: account.id, sessionID: nil, at: account.createdAt,
+                from: .commandLine))
     }
 }

@@ -32,10 +32,11 @@ package protocol EmailCodeRepository: Sendable {
         email: EmailAddress, draft: EmailCodeDraft, sendsPerHour: Int, mails: [MailLanguage: OutgoingMail]
     ) async throws(RepositoryError)
 
-    /// `verify`: consumes the account's live code and marks the address verified.
+    /// `verify`: consumes the account's live code and marks the address verified, writing `event`
+    /// (`email.verified`) in the same transaction.
     func confirmVerification(
         accountID: AccountID, now: Date, maximumTries: Int,
-        matches: @escaping @Sendable (UUID, [UInt8]) -> Bool
+        matches: @escaping @Sendable (UUID, [UInt8]) -> Bool, event: AccountEvent
     ) async throws(RepositoryError) -> EmailCodeConfirmation
 
     /// `change`: consumes the account's live code and makes its address the new, verified one;
@@ -43,16 +44,18 @@ package protocol EmailCodeRepository: Sendable {
     func confirmChange(
         accountID: AccountID, now: Date, maximumTries: Int,
         matches: @escaping @Sendable (UUID, [UInt8]) -> Bool,
-        notice: (@Sendable (EmailAddress, MailLanguage, EmailAddress) -> OutgoingMail)?
+        notice: (@Sendable (EmailAddress, MailLanguage, EmailAddress) -> OutgoingMail)?, event: AccountEvent
     ) async throws(RepositoryError) -> EmailCodeConfirmation
 
     /// `sign-in`: consumes the live code of the account of `normalizedEmail`, verifies the
     /// address (taking a never-verified account back), stores the session `makeSession` builds
-    /// and queues `notice` to the now verified address.
+    /// and queues `notice` to the now verified address. (v3) Writes `events.success` (and
+    /// `reclaimed` for a take-back) with it; a wrong or missing code of an existing account writes
+    /// `events.failure`; an unknown address writes nothing.
     func signIn(
         normalizedEmail: String, now: Date, maximumTries: Int,
         matches: @escaping @Sendable (UUID, [UInt8]) -> Bool,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession,
-        notice: PendingNotice?
+        notice: PendingNotice?, events: SignInEvents, reclaimed: PendingAccountEvent
     ) async throws(RepositoryError) -> EmailSignInRedemption
 }

@@ -21,9 +21,10 @@ package protocol PasskeyAuthenticationRepository: Sendable {
     /// The one durable write of a passkey sign-in, atomically: consumes the challenge (only if
     /// unconsumed and unexpired at `usedAt`); if that succeeded, updates counter, backup state and
     /// last use of the credential, only if the stored counter is still `expectedSignCount`; and if
-    /// that succeeded too, creates the session. Commits all of it or only the consumption.
+    /// that succeeded too, creates the session and writes `event` (its `sign-in`). Commits all of
+    /// it or only the consumption.
     func recordAssertion(
         challengeID: ChallengeID, credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32,
-        backupState: Bool, usedAt: Date, session: AuthenticationSession
+        backupState: Bool, usedAt: Date, session: AuthenticationSession, event: AccountEvent
     ) async throws(RepositoryError) -> AssertionRecording
 }

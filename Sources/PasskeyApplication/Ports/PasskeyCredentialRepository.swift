@@ -1,3 +1,4 @@
+internal import Foundation
 package import PasskeyDomain
 
 /// What deleting a passkey came to.
@@ -13,15 +14,18 @@ package protocol PasskeyCredentialRepository: Sendable {
     /// The account's passkeys, oldest first.
     func credentials(accountID: AccountID) async throws(RepositoryError) -> [PasskeyCredential]
 
-    /// Renames a passkey of this account; nil when the account has no such passkey.
-    func renameCredential(id: CredentialID, accountID: AccountID, to name: PasskeyName)
+    /// Renames a passkey of this account and writes `event` (`passkey.renamed`) in the same
+    /// statement; nil when the account has no such passkey (then no event).
+    func renameCredential(id: CredentialID, accountID: AccountID, to name: PasskeyName, event: AccountEvent)
         async throws(RepositoryError) -> PasskeyCredential?
 
     /// Deletes a passkey unless it is the account's last way in (checked under a lock on the
     /// account) and, in the same transaction, ends every session signed in with it except
-    /// `keepingSession` and queues `notice` when the account's address is verified.
-    func deleteCredential(id: CredentialID, accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?)
-        async throws(RepositoryError) -> PasskeyDeletionOutcome
+    /// `keepingSession` and queues `notice` when the account's address is verified, and writes
+    /// `event` (`passkey.deleted`) when deleted.
+    func deleteCredential(
+        id: CredentialID, accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?, event: AccountEvent
+    ) async throws(RepositoryError) -> PasskeyDeletionOutcome
 }
 
 extension PasskeyCredentialRepository {
@@ -29,6 +33,10 @@ extension PasskeyCredentialRepository {
     package func deleteCredential(id: CredentialID, accountID: AccountID, keepingSession: SessionID)
         async throws(RepositoryError) -> PasskeyDeletionOutcome
     {
-        try await deleteCredential(id: id, accountID: accountID, keepingSession: keepingSession, notice: nil)
+        try await deleteCredential(
+            id: id, accountID: accountID, keepingSession: keepingSession, notice: nil,
+            event: AccountEventMaker().event(
+                .passkeyDeleted(credentialID: id), accountID: accountID, sessionID: keepingSession, at: Date(),
+                from: .commandLine))
     }
 }

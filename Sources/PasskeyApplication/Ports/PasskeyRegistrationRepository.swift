@@ -16,9 +16,10 @@ package protocol PasskeyRegistrationRepository: Sendable {
     /// (`.limitReached`, nothing written). The count and the insert are atomic: of N concurrent
     /// additions to an account one short of the limit exactly one is `.added`. A credential ID
     /// already registered (to anyone) throws `.conflict(.credentialExists)`. With the passkey,
-    /// in the same transaction, `notice` is queued when the account's address is verified.
+    /// in the same transaction, `notice` is queued when the account's address is verified and
+    /// `event` (`passkey.added`) is written.
     @discardableResult
-    func addCredential(_ credential: PasskeyCredential, limit: Int, notice: PendingNotice?)
+    func addCredential(_ credential: PasskeyCredential, limit: Int, notice: PendingNotice?, event: AccountEvent)
         async throws(RepositoryError) -> CredentialAddition
 }
 
@@ -28,6 +29,10 @@ extension PasskeyRegistrationRepository {
     package func addCredential(_ credential: PasskeyCredential, limit: Int) async throws(RepositoryError)
         -> CredentialAddition
     {
-        try await addCredential(credential, limit: limit, notice: nil)
+        try await addCredential(
+            credential, limit: limit, notice: nil,
+            event: AccountEventMaker().event(
+                .passkeyAdded(.modal, credentialID: credential.id), accountID: credential.accountID, sessionID: nil,
+                at: credential.createdAt, from: .commandLine))
     }
 }

@@ -28,18 +28,20 @@ package struct StoredRecoveryCode: Hashable, Sendable {
 package protocol RecoveryCodeRepository: Sendable {
     /// In one transaction: every earlier code of the account (its own and operator codes) stops
     /// working, and `codes` are stored, and `notice` is queued when the account's address is
-    /// verified. False when the account does not exist.
-    func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode], notice: PendingNotice?)
-        async throws(RepositoryError) -> Bool
+    /// verified, and `event` (`recovery-codes.created`) is written. False when the account does
+    /// not exist (then nothing is written).
+    func replaceCodes(
+        accountID: AccountID, with codes: [StoredRecoveryCode], notice: PendingNotice?, event: AccountEvent
+    ) async throws(RepositoryError) -> Bool
 
     /// In one transaction: voids (deletes) the unused operator codes of the account of
     /// `normalizedEmail` and stores the one `makeCode` builds, so one operator code is live at a
     /// time however many are issued at once (the account row lock serialises them); nil when no
-    /// account has that email. The user's own set is not touched. `issuedBy` is for the account
-    /// event `recovery-code.issued`, written in the same transaction once `account_events` exists;
-    /// `notice` is queued in it too when the account's address is verified.
+    /// account has that email. The user's own set is not touched. `event` is the account event
+    /// `recovery-code.issued` (`method` = `issuedBy`, never the code), written in the same
+    /// transaction; `notice` is queued in it too when the account's address is verified.
     func addOperatorCode(
-        normalizedEmail: String, issuedBy: SupportAgentName, notice: PendingNotice?,
+        normalizedEmail: String, issuedBy: SupportAgentName, notice: PendingNotice?, event: PendingAccountEvent,
         makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
     ) async throws(RepositoryError) -> AccountID?
 
@@ -49,11 +51,13 @@ package protocol RecoveryCodeRepository: Sendable {
     /// and was used less than `recentUseWindow` before `now` (by the winner of a race),
     /// `.usedJustNow`; otherwise (unknown email, wrong, expired or long-used code) `.notFound`.
     /// Then nothing changed. A redemption also queues, in its transaction, the notice `notice`
-    /// makes for the kind of code used, when the account's address is verified.
+    /// makes for the kind of code used, when the account's address is verified. (v3) A redemption
+    /// writes `events.success`; a `.notFound` of an existing account of `normalizedEmail` writes
+    /// `events.failure` (an unknown email writes nothing; a `.usedJustNow` double submit neither).
     func redeem(
         normalizedEmail: String, codeDigest: [UInt8], now: Date, recentUseWindow: TimeInterval,
         notice: @escaping @Sendable (RecoveryCodeSource) -> PendingNotice?,
-        makeSession: @escaping @Sendable (Account) -> AuthenticationSession
+        makeSession: @escaping @Sendable (Account) -> AuthenticationSession, events: SignInEvents
     ) async throws(RepositoryError) -> RecoveryCodeRedemption
 }
 
@@ -62,7 +66,10 @@ extension RecoveryCodeRepository {
     package func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode]) async throws(RepositoryError)
         -> Bool
     {
-        try await replaceCodes(accountID: accountID, with: codes, notice: nil)
+        try await replaceCodes(
+            accountID: accountID, with: codes, notice: nil,
+            event: AccountEventMaker().event(
+                .recoveryCodesCreated, accountID: accountID, sessionID: nil, at: Date(), from: .commandLine))
     }
 
     /// Issues an operator code and queues no notice.
@@ -70,7 +77,11 @@ extension RecoveryCodeRepository {
         normalizedEmail: String, issuedBy: SupportAgentName,
         makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
     ) async throws(RepositoryError) -> AccountID? {
-        try await addOperatorCode(normalizedEmail: normalizedEmail, issuedBy: issuedBy, notice: nil, makeCode: makeCode)
+        try await addOperatorCode(
+            normalizedEmail: normalizedEmail, issuedBy: issuedBy, notice: nil,
+            event: AccountEventMaker().pending(
+                .recoveryCodeIssued(issuer: issuedBy), sessionID: nil, at: Date(), from: .commandLine),
+            makeCode: makeCode)
     }
 
     /// Redeems a code and queues no notice.
@@ -80,6 +91,12 @@ extension RecoveryCodeRepository {
     ) async throws(RepositoryError) -> RecoveryCodeRedemption {
         try await redeem(
             normalizedEmail: normalizedEmail, codeDigest: codeDigest, now: now, recentUseWindow: recentUseWindow,
-            notice: { _ in nil }, makeSession: makeSession)
+            notice: { _ in nil }, makeSession: makeSession,
+            events: SignInEvents(
+                success: AccountEventMaker().pending(
+                    .signIn(.recovery, credentialID: nil), sessionID: nil, at: now, from: .commandLine),
+                failure: AccountEventMaker().pending(
+                    .signInFailed(.recovery), sessionID: nil, at: now, from: .commandLine)
+            ))
     }
 }

@@ -26,7 +26,8 @@ struct AccountEmailController: Sendable {
         try verification.checkEnabled()
         let body = try request.decode(EmailCodeRequestBody.self)
         let summary = try await verification.confirm(
-            session: context.session, code: body.code, clientAddress: context.rateLimitKey)
+            session: context.session, code: body.code, clientAddress: context.rateLimitKey,
+            origin: request.origin(clientAddress: context.clientAddress))
         logger.info([
             "event": "email_verified", "account_id": summary.account.id.description, "request_id": context.requestID,
         ])

@@ -29,12 +29,14 @@ struct AccountSessionsController: Sendable {
     /// A malformed ID names no session: 404 like an unknown one.
     @Sendable func endSession(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
         let id = try context.parameters.require("sessionID", as: SessionID.self)
-        try await end.endOne(id, session: context.session)
+        try await end.endOne(
+            id, session: context.session, origin: request.origin(clientAddress: context.clientAddress))
         return .noContent
     }
 
     @Sendable func endOtherSessions(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
-        try await end.endOthers(session: context.session)
+        try await end.endOthers(
+            session: context.session, origin: request.origin(clientAddress: context.clientAddress))
         return .noContent
     }
 }

@@ -14,7 +14,8 @@ struct AccountsController: Sendable {
         let body = try request.decode(PasswordAccountRequestBody.self)
         let account = try await registration.execute(
             email: body.email, displayName: body.displayName, password: body.password,
-            clientAddress: context.rateLimitKey, acceptLanguage: request.header("Accept-Language"))
+            clientAddress: context.rateLimitKey, acceptLanguage: request.header("Accept-Language"),
+            origin: request.origin(clientAddress: context.clientAddress))
         return try .json(
             201, AccountCreatedResponseBody(accountID: account.id.description, displayName: account.displayName.value))
     }

@@ -40,13 +40,14 @@ struct PasskeyAccountRegistrationsController: Sendable {
         let email = try BodyField.required(body.email, field: "email")
         let displayName = try BodyField.required(body.displayName, field: "displayName")
         let parsed = try RegistrationBodyParser.parse(body)
+        let origin = request.origin(clientAddress: context.clientAddress)
         let done = try await ceremonies.record(
             .passkeyAccountRegistration, step: "accountRegistration.complete", context
         ) { () throws(PasskeyAccountRegistrationFinishError) in
             try await finish.execute(
                 registrationID: registrationID, email: email, displayName: displayName, response: parsed.response,
                 name: parsed.name, residentKey: parsed.residentKey, clientAddress: context.rateLimitKey,
-                acceptLanguage: request.header("Accept-Language"))
+                acceptLanguage: request.header("Accept-Language"), origin: origin)
         }
         return try .json(201, SessionResponseBody(done.session))
     }

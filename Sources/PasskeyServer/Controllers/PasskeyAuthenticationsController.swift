@@ -33,10 +33,11 @@ struct PasskeyAuthenticationsController: Sendable {
         let body = try request.decode(AuthenticationFinishRequestBody.self)
         let challengeID = ChallengeID(try BodyField.uuid(body.challengeID, field: "challengeID"))
         let response = try Self.parse(body)
+        let origin = request.origin(clientAddress: context.clientAddress)
         let done = try await ceremonies.record(.passkeyAuthentication, step: "authentication.recordAssertion", context)
         {
             () throws(PasskeyAuthenticationFinishError) in
-            try await finish.execute(challengeID: challengeID, response: response)
+            try await finish.execute(challengeID: challengeID, response: response, origin: origin)
         }
         if done.cloneWarning {
             // Accepted (a synced passkey), but worth an operator's look: a possible clone.

@@ -25,7 +25,11 @@ struct PasskeysController: Sendable {
         let body = try request.decode(PasskeyRenameRequestBody.self)
         guard let name = PasskeyName(body.name) else { throw Problem.invalidRequest("name is invalid.") }
         return try .json(
-            200, PasskeyResponseBody(try await rename.execute(session: context.session, credentialID: id, name: name)))
+            200,
+            PasskeyResponseBody(
+                try await rename.execute(
+                    session: context.session, credentialID: id, name: name,
+                    origin: request.origin(clientAddress: context.clientAddress))))
     }
 
     /// A malformed ID names no passkey: 404, after the recent-sign-in check of the route kind.

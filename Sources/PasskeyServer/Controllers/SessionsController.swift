@@ -16,10 +16,11 @@ struct SessionsController: Sendable {
 
     @Sendable func signIn(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
         let body = try request.decode(PasswordSessionRequestBody.self)
+        let origin = request.origin(clientAddress: context.clientAddress)
         let done = try await ceremonies.record(.passwordAuthentication, step: "password.verify", context) {
             () throws(PasswordAuthenticationError) in
             try await authentication.execute(
-                email: body.email, password: body.password, clientAddress: context.rateLimitKey)
+                email: body.email, password: body.password, clientAddress: context.rateLimitKey, origin: origin)
         }
         if let failure = done.rehashFailure {
             // The sign-in stands; the hash is upgraded at the next one. Worth an operator's look.

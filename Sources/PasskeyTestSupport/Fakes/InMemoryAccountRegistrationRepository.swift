@@ -20,6 +20,7 @@ package final class InMemoryAccountRegistrationRepository: AccountRegistrationRe
     }
 
     private struct State {
+        var events: [AccountEvent] = []
         var registrations: [RegistrationID: PasskeyAccountRegistration] = [:]
         var takenEmails: Set<String> = []
         var credentialIDs: Set<CredentialID> = []
@@ -31,6 +32,9 @@ package final class InMemoryAccountRegistrationRepository: AccountRegistrationRe
     }
 
     private let state = Mutex(State())
+
+    /// The activity-log entries written with changes that went through, in order.
+    package var events: [AccountEvent] { state.withLock { $0.events } }
 
     package init() {}
 
@@ -104,7 +108,7 @@ package final class InMemoryAccountRegistrationRepository: AccountRegistrationRe
 
     package func completeAccountRegistration(
         id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
-        session: AuthenticationSession, now: Date, verification: EmailCodeMail?
+        session: AuthenticationSession, now: Date, verification: EmailCodeMail?, events: [AccountEvent]
     ) async throws(RepositoryError) -> AccountRegistrationCompletion {
         try state.withLock { (state) throws(RepositoryError) -> AccountRegistrationCompletion in
             try checkFailure(&state)
@@ -124,6 +128,7 @@ package final class InMemoryAccountRegistrationRepository: AccountRegistrationRe
             state.takenEmails.insert(email.email.normalized)
             state.credentialIDs.insert(credential.id)
             state.created.append(Created(account: account, email: email, credential: credential, session: session))
+            state.events += events
             return .completed
         }
     }

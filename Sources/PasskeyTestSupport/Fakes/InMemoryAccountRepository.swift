@@ -26,6 +26,7 @@ package final class InMemoryAccountRepository: AccountRepository {
         var verifiedEmails: Set<AccountID> = []
         /// Rendered notices of `setPassword` (it takes a compose closure, not a `PendingNotice`).
         var renderedNotices: [AccountID: [OutgoingMail]] = [:]
+        var events: [AccountEvent] = []
     }
 
     private let state = Mutex(State())
@@ -33,6 +34,10 @@ package final class InMemoryAccountRepository: AccountRepository {
     package init() {}
 
     package func failNext(_ error: RepositoryError) { state.withLock { $0.failNext = error } }
+
+    /// The activity-log entries written with changes that went through, in order (a failed
+    /// sign-in of an unknown address writes none, as in PostgreSQL).
+    package var events: [AccountEvent] { state.withLock { $0.events } }
 
     /// The notices queued with changes that went through, in order.
     package var queuedNotices: [QueuedNotice] { state.withLock { $0.notices } }
@@ -61,7 +66,8 @@ package final class InMemoryAccountRepository: AccountRepository {
     }
 
     package func createPasswordAccount(
-        _ account: Account, email: AccountEmail, password: PasswordCredential, verification: EmailCodeMail?
+        _ account: Account, email: AccountEmail, password: PasswordCredential, verification: EmailCodeMail?,
+        event: AccountEvent
     ) async throws(RepositoryError) {
         try state.withLock { (state) throws(RepositoryError) in
             try checkFailure(&state)
@@ -71,6 +77,7 @@ package final class InMemoryAccountRepository: AccountRepository {
             state.entries[account.id] = Entry(account: account, email: email.email, password: password)
             state.signUpMails[account.id] = verification
             state.languages[account.id] = email.language
+            state.events.append(event)
         }
     }
 
@@ -94,6 +101,7 @@ package final class InMemoryAccountRepository: AccountRepository {
                     account: imported.account, email: imported.email.email, password: imported.password)
             }
             state.entries = copy
+            state.events += accounts.map(\.event)
         }
         progress(accounts.count)
     }
@@ -139,7 +147,8 @@ package final class InMemoryAccountRepository: AccountRepository {
     }
 
     package func removePassword(
-        accountID: AccountID, keepingSession: SessionID, verifiedEmailCounts: Bool, notice: PendingNotice?
+        accountID: AccountID, keepingSession: SessionID, verifiedEmailCounts: Bool, notice: PendingNotice?,
+        event: AccountEvent
     )
         async throws(RepositoryError) -> PasswordRemovalOutcome
     {
@@ -151,13 +160,14 @@ package final class InMemoryAccountRepository: AccountRepository {
             guard state.recoverySetUp || verifiedEmail else { return .noRecoverySetUp }
             state.entries[accountID]?.password = nil
             if let notice { state.notices.append(QueuedNotice(accountID: accountID, pending: notice)) }
+            state.events.append(event)
             return .removed
         }
     }
 
     package func setPassword(
         accountID: AccountID, passwordHash: String, now: Date, keepingSession: SessionID,
-        notice: PendingNotice?
+        notice: PendingNotice?, event: AccountEvent
     ) async throws(RepositoryError) -> Bool {
         try state.withLock { (state) throws(RepositoryError) -> Bool in
             try checkFailure(&state)
@@ -169,7 +179,20 @@ package final class InMemoryAccountRepository: AccountRepository {
                 state.renderedNotices[accountID, default: []].append(
                     notice.mail(to: entry.email, language: state.languages[accountID] ?? .english))
             }
+            state.events.append(event)
             return true
+        }
+    }
+
+    package func recordFailedSignIn(_ event: PendingAccountEvent, normalizedEmail: String)
+        async throws(RepositoryError)
+    {
+        try state.withLock { (state) throws(RepositoryError) in
+            try checkFailure(&state)
+            guard let entry = state.entries.values.first(where: { $0.email.normalized == normalizedEmail }) else {
+                return
+            }
+            state.events.append(event.event(accountID: entry.account.id))
         }
     }
 

@@ -24,6 +24,7 @@ package final class InMemoryEmailCodeRepository: EmailCodeRepository {
     }
 
     private struct State {
+        var events: [AccountEvent] = []
         var accounts: [AccountID: (account: Account, address: Address)] = [:]
         var codes: [Code] = []
         var mails: [OutgoingMail] = []
@@ -32,6 +33,9 @@ package final class InMemoryEmailCodeRepository: EmailCodeRepository {
     }
 
     private let state = Mutex(State())
+
+    /// The activity-log entries written with changes that went through, in order.
+    package var events: [AccountEvent] { state.withLock { $0.events } }
 
     package init() {}
 
@@ -91,7 +95,7 @@ package final class InMemoryEmailCodeRepository: EmailCodeRepository {
 
     package func confirmVerification(
         accountID: AccountID, now: Date, maximumTries: Int,
-        matches: @escaping @Sendable (UUID, [UInt8]) -> Bool
+        matches: @escaping @Sendable (UUID, [UInt8]) -> Bool, event: AccountEvent
     ) async throws(RepositoryError) -> EmailCodeConfirmation {
         state.withLock { state in
             guard let address = state.accounts[accountID]?.address else { return .accountGone }
@@ -100,6 +104,7 @@ package final class InMemoryEmailCodeRepository: EmailCodeRepository {
                 return .wrongCode
             }
             state.accounts[accountID]?.address.verified = true
+            state.events.append(event)
             return .confirmed
         }
     }
@@ -107,7 +112,7 @@ package final class InMemoryEmailCodeRepository: EmailCodeRepository {
     package func confirmChange(
         accountID: AccountID, now: Date, maximumTries: Int,
         matches: @escaping @Sendable (UUID, [UInt8]) -> Bool,
-        notice: (@Sendable (EmailAddress, MailLanguage, EmailAddress) -> OutgoingMail)?
+        notice: (@Sendable (EmailAddress, MailLanguage, EmailAddress) -> OutgoingMail)?, event: AccountEvent
     ) async throws(RepositoryError) -> EmailCodeConfirmation {
         state.withLock { state in
             guard let address = state.accounts[accountID]?.address else { return .accountGone }
@@ -124,6 +129,7 @@ package final class InMemoryEmailCodeRepository: EmailCodeRepository {
             if address.verified, let notice { state.mails.append(notice(address.email, address.language, newEmail)) }
             state.accounts[accountID]?.address.email = newEmail
             state.accounts[accountID]?.address.verified = true
+            state.events.append(event)
             return .confirmed
         }
     }
@@ -132,15 +138,22 @@ package final class InMemoryEmailCodeRepository: EmailCodeRepository {
         normalizedEmail: String, now: Date, maximumTries: Int,
         matches: @escaping @Sendable (UUID, [UInt8]) -> Bool,
         makeSession: @escaping @Sendable (Account) -> AuthenticationSession,
-        notice: PendingNotice?
+        notice: PendingNotice?, events: SignInEvents, reclaimed reclaimedEvent: PendingAccountEvent
     ) async throws(RepositoryError) -> EmailSignInRedemption {
         state.withLock { state in
             guard
-                let (id, entry) = state.accounts.first(where: { $0.value.address.email.normalized == normalizedEmail }),
-                Self.consume(id, .signIn, now, maximumTries, matches, in: &state) != nil
-            else { return .invalid }
+                let (id, entry) = state.accounts.first(where: { $0.value.address.email.normalized == normalizedEmail })
+            else { return .invalid }  // an unknown address: no event
+            guard Self.consume(id, .signIn, now, maximumTries, matches, in: &state) != nil else {
+                state.events.append(events.failure.event(accountID: id))
+                return .invalid
+            }
             let reclaimed = !entry.address.verified
-            if reclaimed { state.reclaimed.append(id) }
+            if reclaimed {
+                state.reclaimed.append(id)
+                state.events.append(reclaimedEvent.event(accountID: id))
+            }
+            state.events.append(events.success.event(accountID: id))
             state.accounts[id]?.address.verified = true
             state.sessions.append(makeSession(entry.account))
             if let notice { state.mails.append(notice.mail(to: entry.address.email, language: entry.address.language)) }

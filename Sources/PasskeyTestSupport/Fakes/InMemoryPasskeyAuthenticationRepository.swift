@@ -12,6 +12,7 @@ internal import Synchronization
 /// the next call throw, `failNextRecording` the next `recordAssertion`.
 package final class InMemoryPasskeyAuthenticationRepository: PasskeyAuthenticationRepository {
     private struct State {
+        var events: [AccountEvent] = []
         var challenges: [ChallengeID: PasskeyAuthenticationChallenge] = [:]
         var credentials: [CredentialID: (credential: PasskeyCredential, account: Account)] = [:]
         var sessions: [AuthenticationSession] = []
@@ -21,6 +22,9 @@ package final class InMemoryPasskeyAuthenticationRepository: PasskeyAuthenticati
     }
 
     private let state = Mutex(State())
+
+    /// The activity-log entries written with changes that went through, in order.
+    package var events: [AccountEvent] { state.withLock { $0.events } }
 
     package init() {}
 
@@ -92,7 +96,7 @@ package final class InMemoryPasskeyAuthenticationRepository: PasskeyAuthenticati
 
     package func recordAssertion(
         challengeID: ChallengeID, credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32,
-        backupState: Bool, usedAt: Date, session: AuthenticationSession
+        backupState: Bool, usedAt: Date, session: AuthenticationSession, event: AccountEvent
     ) async throws(RepositoryError) -> AssertionRecording {
         try state.withLock { (state) throws(RepositoryError) -> AssertionRecording in
             try checkFailure(&state)
@@ -111,6 +115,7 @@ package final class InMemoryPasskeyAuthenticationRepository: PasskeyAuthenticati
             stored.credential.lastUsedAt = usedAt
             state.credentials[credentialID] = stored
             state.sessions.append(session)
+            state.events.append(event)
             return .recorded
         }
     }

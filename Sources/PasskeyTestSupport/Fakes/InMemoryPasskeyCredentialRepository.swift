@@ -8,6 +8,7 @@ internal import Synchronization
 /// records which session each deletion was told to keep. `failNext` makes the next call throw.
 package final class InMemoryPasskeyCredentialRepository: PasskeyCredentialRepository {
     private struct State {
+        var events: [AccountEvent] = []
         var credentials: [PasskeyCredential] = []
         var accountsWithPassword: Set<AccountID> = []
         var keptSessions: [SessionID] = []
@@ -16,6 +17,9 @@ package final class InMemoryPasskeyCredentialRepository: PasskeyCredentialReposi
     }
 
     private let state = Mutex(State())
+
+    /// The activity-log entries written with changes that went through, in order.
+    package var events: [AccountEvent] { state.withLock { $0.events } }
 
     package init() {}
 
@@ -59,7 +63,7 @@ package final class InMemoryPasskeyCredentialRepository: PasskeyCredentialReposi
         }
     }
 
-    package func renameCredential(id: CredentialID, accountID: AccountID, to name: PasskeyName)
+    package func renameCredential(id: CredentialID, accountID: AccountID, to name: PasskeyName, event: AccountEvent)
         async throws(RepositoryError) -> PasskeyCredential?
     {
         try state.withLock { (state) throws(RepositoryError) -> PasskeyCredential? in
@@ -68,12 +72,13 @@ package final class InMemoryPasskeyCredentialRepository: PasskeyCredentialReposi
                 return nil
             }
             state.credentials[index].name = name
+            state.events.append(event)
             return state.credentials[index]
         }
     }
 
     package func deleteCredential(
-        id: CredentialID, accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?
+        id: CredentialID, accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?, event: AccountEvent
     ) async throws(RepositoryError) -> PasskeyDeletionOutcome {
         try state.withLock { (state) throws(RepositoryError) -> PasskeyDeletionOutcome in
             try checkFailure(&state)
@@ -85,6 +90,7 @@ package final class InMemoryPasskeyCredentialRepository: PasskeyCredentialReposi
             state.credentials.remove(at: index)
             state.keptSessions.append(keepingSession)
             if let notice { state.notices.append(QueuedNotice(accountID: accountID, pending: notice)) }
+            state.events.append(event)
             return .deleted
         }
     }

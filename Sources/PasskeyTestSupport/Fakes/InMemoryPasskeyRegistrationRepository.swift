@@ -11,6 +11,7 @@ internal import Synchronization
 /// next call throw; `failNextInsert` only the next `addCredential`.
 package final class InMemoryPasskeyRegistrationRepository: PasskeyRegistrationRepository {
     private struct State {
+        var events: [AccountEvent] = []
         var challenges: [ChallengeID: PasskeyRegistrationChallenge] = [:]
         var credentials: [PasskeyCredential] = []
         var failNext: RepositoryError?
@@ -19,6 +20,9 @@ package final class InMemoryPasskeyRegistrationRepository: PasskeyRegistrationRe
     }
 
     private let state = Mutex(State())
+
+    /// The activity-log entries written with changes that went through, in order.
+    package var events: [AccountEvent] { state.withLock { $0.events } }
 
     package init() {}
 
@@ -70,7 +74,7 @@ package final class InMemoryPasskeyRegistrationRepository: PasskeyRegistrationRe
     }
 
     @discardableResult
-    package func addCredential(_ credential: PasskeyCredential, limit: Int, notice: PendingNotice?)
+    package func addCredential(_ credential: PasskeyCredential, limit: Int, notice: PendingNotice?, event: AccountEvent)
         async throws(RepositoryError) -> CredentialAddition
     {
         try state.withLock { (state) throws(RepositoryError) -> CredentialAddition in
@@ -88,6 +92,7 @@ package final class InMemoryPasskeyRegistrationRepository: PasskeyRegistrationRe
             }
             state.credentials.append(credential)
             if let notice { state.notices.append(QueuedNotice(accountID: credential.accountID, pending: notice)) }
+            state.events.append(event)
             return .added
         }
     }

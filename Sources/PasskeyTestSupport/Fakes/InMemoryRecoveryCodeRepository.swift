@@ -7,6 +7,7 @@ internal import Synchronization
 /// once, operator codes expiring, sessions recorded. Accounts are registered by email first.
 package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
     private struct State {
+        var events: [AccountEvent] = []
         var accounts: [String: Account] = [:]
         var codes: [StoredRecoveryCode] = []
         var used: [UUID: Date] = [:]
@@ -17,6 +18,9 @@ package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
     }
 
     private let state = Mutex(State())
+
+    /// The activity-log entries written with changes that went through, in order.
+    package var events: [AccountEvent] { state.withLock { $0.events } }
 
     package init() {}
 
@@ -40,21 +44,22 @@ package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
         }
     }
 
-    package func replaceCodes(accountID: AccountID, with codes: [StoredRecoveryCode], notice: PendingNotice?)
-        async throws(RepositoryError) -> Bool
-    {
+    package func replaceCodes(
+        accountID: AccountID, with codes: [StoredRecoveryCode], notice: PendingNotice?, event: AccountEvent
+    ) async throws(RepositoryError) -> Bool {
         try state.withLock { (state) throws(RepositoryError) -> Bool in
             try checkFailure(&state)
             guard state.accounts.values.contains(where: { $0.id == accountID }) else { return false }
             state.codes.removeAll { $0.accountID == accountID }
             state.codes += codes
             if let notice { state.notices.append(QueuedNotice(accountID: accountID, pending: notice)) }
+            state.events.append(event)
             return true
         }
     }
 
     package func addOperatorCode(
-        normalizedEmail: String, issuedBy: SupportAgentName, notice: PendingNotice?,
+        normalizedEmail: String, issuedBy: SupportAgentName, notice: PendingNotice?, event: PendingAccountEvent,
         makeCode: @escaping @Sendable (AccountID) -> StoredRecoveryCode
     ) async throws(RepositoryError) -> AccountID? {
         try state.withLock { (state) throws(RepositoryError) -> AccountID? in
@@ -65,6 +70,7 @@ package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
             }
             state.codes.append(makeCode(account.id))
             state.issuers.append(issuedBy)
+            state.events.append(event.event(accountID: account.id))
             if let notice { state.notices.append(QueuedNotice(accountID: account.id, pending: notice)) }
             return account.id
         }
@@ -73,19 +79,26 @@ package final class InMemoryRecoveryCodeRepository: RecoveryCodeRepository {
     package func redeem(
         normalizedEmail: String, codeDigest: [UInt8], now: Date, recentUseWindow: TimeInterval,
         notice: @escaping @Sendable (RecoveryCodeSource) -> PendingNotice?,
-        makeSession: @escaping @Sendable (Account) -> AuthenticationSession
+        makeSession: @escaping @Sendable (Account) -> AuthenticationSession, events: SignInEvents
     ) async throws(RepositoryError) -> RecoveryCodeRedemption {
         try state.withLock { (state) throws(RepositoryError) -> RecoveryCodeRedemption in
             try checkFailure(&state)
-            guard let account = state.accounts[normalizedEmail],
+            guard let account = state.accounts[normalizedEmail] else { return .notFound }  // unknown: no event
+            guard
                 let code = state.codes.first(where: {
                     $0.accountID == account.id && $0.digest == codeDigest && ($0.expiresAt.map { $0 > now } ?? true)
                 })
-            else { return .notFound }
+            else {
+                state.events.append(events.failure.event(accountID: account.id))
+                return .notFound
+            }
             if let usedAt = state.used[code.id] {
-                return usedAt > now.addingTimeInterval(-max(0, recentUseWindow)) ? .usedJustNow : .notFound
+                if usedAt > now.addingTimeInterval(-max(0, recentUseWindow)) { return .usedJustNow }
+                state.events.append(events.failure.event(accountID: account.id))
+                return .notFound
             }
             state.used[code.id] = now
+            state.events.append(events.success.event(accountID: account.id))
             state.sessions.append(makeSession(account))
             if let notice = notice(code.source) {
                 state.notices.append(QueuedNotice(accountID: account.id, pending: notice))

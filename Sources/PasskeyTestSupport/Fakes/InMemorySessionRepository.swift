@@ -10,6 +10,7 @@ package final class InMemorySessionRepository: SessionRepository {
         var sessions: [SessionID: AuthenticationSession] = [:]
         var accounts: [AccountID: Account] = [:]
         var failNext: RepositoryError?
+        var events: [AccountEvent] = []
     }
 
     private let state = Mutex(State())
@@ -20,6 +21,8 @@ package final class InMemorySessionRepository: SessionRepository {
     /// Makes `activeSession` able to return the account of a session.
     package func register(_ account: Account) { state.withLock { $0.accounts[account.id] = account } }
     package var all: [AuthenticationSession] { state.withLock { Array($0.sessions.values) } }
+    /// The activity-log entries written with changes that went through, in order.
+    package var events: [AccountEvent] { state.withLock { $0.events } }
 
     private func checkFailure(_ state: inout State) throws(RepositoryError) {
         if let error = state.failNext {
@@ -32,6 +35,14 @@ package final class InMemorySessionRepository: SessionRepository {
         try state.withLock { (state) throws(RepositoryError) in
             try checkFailure(&state)
             state.sessions[session.id] = session
+        }
+    }
+
+    package func createSession(_ session: AuthenticationSession, event: AccountEvent) async throws(RepositoryError) {
+        try state.withLock { (state) throws(RepositoryError) in
+            try checkFailure(&state)
+            state.sessions[session.id] = session
+            state.events.append(event)
         }
     }
 
@@ -68,18 +79,21 @@ package final class InMemorySessionRepository: SessionRepository {
         }
     }
 
-    package func revokeSession(id: SessionID, accountID: AccountID, now: Date) async throws(RepositoryError) -> Bool {
+    package func revokeSession(id: SessionID, accountID: AccountID, now: Date, event: AccountEvent)
+        async throws(RepositoryError) -> Bool
+    {
         try state.withLock { (state) throws(RepositoryError) -> Bool in
             try checkFailure(&state)
             guard let session = state.sessions[id], session.accountID == accountID, session.revokedAt == nil,
                 session.expiresAt > now
             else { return false }
             state.sessions[id]?.revokedAt = now
+            state.events.append(event)
             return true
         }
     }
 
-    package func revokeOtherSessions(accountID: AccountID, keeping: SessionID, now: Date)
+    package func revokeOtherSessions(accountID: AccountID, keeping: SessionID, now: Date, event: AccountEvent)
         async throws(RepositoryError) -> Int
     {
         try state.withLock { (state) throws(RepositoryError) -> Int in
@@ -91,6 +105,7 @@ package final class InMemorySessionRepository: SessionRepository {
                 state.sessions[id]?.revokedAt = now
                 count += 1
             }
+            if count > 0 { state.events.append(event) }
             return count
         }
     }

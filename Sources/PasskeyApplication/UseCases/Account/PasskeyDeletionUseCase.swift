@@ -7,8 +7,13 @@ package struct PasskeyDeletionUseCase: Sendable {
     let passkeys: any PasskeyCredentialRepository
     let notifier: SecurityNotifier
     let clock: any WallClock
+    let events: AccountEventMaker
 
-    package init(passkeys: any PasskeyCredentialRepository, notifier: SecurityNotifier = .off, clock: any WallClock) {
+    package init(
+        passkeys: any PasskeyCredentialRepository, notifier: SecurityNotifier = .off, clock: any WallClock,
+        events: AccountEventMaker = AccountEventMaker()
+    ) {
+        self.events = events
         self.passkeys = passkeys
         self.notifier = notifier
         self.clock = clock
@@ -17,10 +22,15 @@ package struct PasskeyDeletionUseCase: Sendable {
     package func execute(session: RecentSession, credentialID: CredentialID, origin: RequestOrigin)
         async throws(AccountManagementError)
     {
-        let notice = notifier.notice(.passkeyDeleted, at: clock.now, from: origin)
+        let now = clock.now
+        let notice = notifier.notice(.passkeyDeleted, at: now, from: origin)
+        let event = events.event(
+            .passkeyDeleted(credentialID: credentialID), accountID: session.account.id,
+            sessionID: session.session.id, at: now, from: origin)
         let outcome = try await AccountManagementError.catching { () async throws(RepositoryError) in
             try await passkeys.deleteCredential(
-                id: credentialID, accountID: session.account.id, keepingSession: session.session.id, notice: notice)
+                id: credentialID, accountID: session.account.id, keepingSession: session.session.id, notice: notice,
+                event: event)
         }
         switch outcome {
         case .deleted: return

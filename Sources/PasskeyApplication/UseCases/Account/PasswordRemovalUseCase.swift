@@ -7,11 +7,13 @@ package struct PasswordRemovalUseCase: Sendable {
     let clock: any WallClock
     /// (v3) Mail is on: a verified address counts as recovery set up (recovery by email).
     let verifiedEmailCounts: Bool
+    let events: AccountEventMaker
 
     package init(
         accounts: any AccountRepository, notifier: SecurityNotifier = .off, clock: any WallClock,
-        mail: MailPolicy = .off
+        mail: MailPolicy = .off, events: AccountEventMaker = AccountEventMaker()
     ) {
+        self.events = events
         self.accounts = accounts
         self.notifier = notifier
         self.clock = clock
@@ -19,11 +21,14 @@ package struct PasswordRemovalUseCase: Sendable {
     }
 
     package func execute(session: RecentSession, origin: RequestOrigin) async throws(AccountManagementError) {
-        let notice = notifier.notice(.passwordRemoved, at: clock.now, from: origin)
+        let now = clock.now
+        let notice = notifier.notice(.passwordRemoved, at: now, from: origin)
+        let event = events.event(
+            .passwordRemoved, accountID: session.account.id, sessionID: session.session.id, at: now, from: origin)
         let outcome = try await AccountManagementError.catching { () async throws(RepositoryError) in
             try await accounts.removePassword(
                 accountID: session.account.id, keepingSession: session.session.id,
-                verifiedEmailCounts: verifiedEmailCounts, notice: notice)
+                verifiedEmailCounts: verifiedEmailCounts, notice: notice, event: event)
         }
         switch outcome {
         case .removed: return

@@ -20,11 +20,13 @@ package struct PasswordSetUseCase: Sendable {
     let hasher: any PasswordHasher
     let notifier: SecurityNotifier
     let clock: any WallClock
+    let events: AccountEventMaker
 
     package init(
         accounts: any AccountRepository, hasher: any PasswordHasher, notifier: SecurityNotifier = .off,
-        clock: any WallClock
+        clock: any WallClock, events: AccountEventMaker = AccountEventMaker()
     ) {
+        self.events = events
         self.accounts = accounts
         self.hasher = hasher
         self.notifier = notifier
@@ -49,7 +51,9 @@ package struct PasswordSetUseCase: Sendable {
         let set = try await PasswordSetError.catching { () async throws(RepositoryError) in
             try await accounts.setPassword(
                 accountID: session.account.id, passwordHash: hash, now: now, keepingSession: session.session.id,
-                notice: notice)
+                notice: notice,
+                event: events.event(
+                    .passwordSet, accountID: session.account.id, sessionID: session.session.id, at: now, from: origin))
         }
         guard set else { throw .unauthorized }
     }

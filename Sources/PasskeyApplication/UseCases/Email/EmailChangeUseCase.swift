@@ -75,11 +75,13 @@ package struct EmailChangeUseCase: Sendable {
                     to: old, language: language)
             }
         }
+        let event = AccountEventMaker(random: maker.random).event(
+            .emailChanged, accountID: session.account.id, sessionID: session.session.id, at: now, from: origin)
         let confirmation: EmailCodeConfirmation
         do {
             confirmation = try await codes.confirmChange(
                 accountID: session.account.id, now: now, maximumTries: policy.maximumCodeTries,
-                matches: maker.matcher(presented: code), notice: notice)
+                matches: maker.matcher(presented: code), notice: notice, event: event)
         } catch {
             // A sign-up that took the address in the same instant: the unique key decided.
             if case .conflict(.emailTaken) = error { throw .emailTaken }

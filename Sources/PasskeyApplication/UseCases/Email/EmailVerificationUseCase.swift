@@ -55,18 +55,25 @@ package struct EmailVerificationUseCase: Sendable {
     }
 
     /// Consumes the code and answers the account, now verified.
-    package func confirm(session: ActiveSession, code: String, clientAddress: String)
+    package func confirm(
+        session: ActiveSession, code: String, clientAddress: String,
+        origin: RequestOrigin? = nil
+    )
         async throws(EmailFlowError) -> AccountSummary
     {
+        let origin = origin ?? RequestOrigin(clientAddress: clientAddress)
         guard policy.enabled else { throw .mailUnavailable }
         let summary = try await EmailCodeFlows.summary(of: session.account.id, in: accounts)
         if summary.emailVerified { throw .alreadyVerified }
         let attempt = try await attempts.begin(
             email: summary.email, clientAddress: clientAddress, as: EmailFlowError.self)
+        let now = clock.now
+        let event = AccountEventMaker(random: maker.random).event(
+            .emailVerified, accountID: session.account.id, sessionID: session.session.id, at: now, from: origin)
         let confirmation = try await EmailFlowError.catching { () async throws(RepositoryError) in
             try await codes.confirmVerification(
-                accountID: session.account.id, now: clock.now, maximumTries: policy.maximumCodeTries,
-                matches: maker.matcher(presented: code))
+                accountID: session.account.id, now: now, maximumTries: policy.maximumCodeTries,
+                matches: maker.matcher(presented: code), event: event)
         }
         switch confirmation {
         case .accountGone: throw .unauthorized

@@ -39,12 +39,14 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
     let clock: any WallClock
     /// (v3) The verification code mailed with the new account (nil: mail off).
     let verification: SignUpVerification?
+    let events: AccountEventMaker
 
     package init(
         registrations: any AccountRegistrationRepository, verifier: any CredentialVerifier,
         names: any AuthenticatorNames, issuer: SessionIssuer, limiter: AddressRateLimiter, policy: PasskeyPolicy,
-        clock: any WallClock, verification: SignUpVerification? = nil
+        clock: any WallClock, verification: SignUpVerification? = nil, events: AccountEventMaker = AccountEventMaker()
     ) {
+        self.events = events
         self.verification = verification
         self.registrations = registrations
         self.limiter = limiter
@@ -58,8 +60,9 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
     package func execute(
         registrationID: RegistrationID, email rawEmail: String, displayName rawName: String,
         response: RegistrationResponse, name: PasskeyName?, residentKey: Bool?, clientAddress: String,
-        acceptLanguage: String? = nil
+        acceptLanguage: String? = nil, origin: RequestOrigin? = nil
     ) async throws(PasskeyAccountRegistrationFinishError) -> PasskeyAccountRegistrationFinish {
+        let origin = origin ?? RequestOrigin(clientAddress: clientAddress)
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
         guard let displayName = DisplayName(rawName) else { throw .invalidRequest(field: "displayName") }
         let found: PasskeyAccountRegistration?
@@ -72,7 +75,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
         do {
             return try await complete(
                 registration, email: email, displayName: displayName, response: response, name: name,
-                residentKey: residentKey, language: AcceptLanguage.mailLanguage(acceptLanguage))
+                residentKey: residentKey, language: AcceptLanguage.mailLanguage(acceptLanguage), origin: origin)
         } catch {
             throw await answer(error, registrationID: registrationID, clientAddress: clientAddress)
         }
@@ -80,7 +83,8 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
 
     private func complete(
         _ registration: PasskeyAccountRegistration, email: EmailAddress, displayName: DisplayName,
-        response: RegistrationResponse, name: PasskeyName?, residentKey: Bool?, language: MailLanguage
+        response: RegistrationResponse, name: PasskeyName?, residentKey: Bool?, language: MailLanguage,
+        origin: RequestOrigin
     ) async throws(PasskeyAccountRegistrationFinishError) -> PasskeyAccountRegistrationFinish {
         if let recorded = registration.email, recorded != email { throw .registrationMismatch }
         if let recorded = registration.displayName, recorded != displayName { throw .registrationMismatch }
@@ -101,12 +105,20 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
             accountID: account.id, response: response, name: name, residentKey: residentKey, names: names,
             createdAt: now)
         let (stored, issued) = issuer.make(for: account, method: .passkey, credentialID: credential.id, now: now)
+        // The account was created with a passkey; its first session is the one that added it.
+        let created = [
+            events.event(.accountCreated(.passkey), accountID: account.id, sessionID: stored.id, at: now, from: origin),
+            events.event(
+                .passkeyAdded(.signUp, credentialID: credential.id), accountID: account.id, sessionID: stored.id,
+                at: now, from: origin),
+        ]
         let completion: AccountRegistrationCompletion
         do {
             completion = try await registrations.completeAccountRegistration(
                 id: registration.id, account: account,
                 email: AccountEmail(accountID: account.id, email: email, language: language), credential: credential,
-                session: stored, now: now, verification: verification?.mail(to: email, language: language, now: now))
+                session: stored, now: now, verification: verification?.mail(to: email, language: language, now: now),
+                events: created)
         } catch {
             switch error {
             case .conflict(.emailTaken): throw .emailTaken

@@ -32,11 +32,13 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
     let issuer: SessionIssuer
     let policy: PasskeyPolicy
     let clock: any WallClock
+    let events: AccountEventMaker
 
     package init(
         authentications: any PasskeyAuthenticationRepository, verifier: any CredentialVerifier, issuer: SessionIssuer,
-        policy: PasskeyPolicy, clock: any WallClock
+        policy: PasskeyPolicy, clock: any WallClock, events: AccountEventMaker = AccountEventMaker()
     ) {
+        self.events = events
         self.authentications = authentications
         self.verifier = verifier
         self.issuer = issuer
@@ -44,7 +46,11 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
         self.clock = clock
     }
 
-    package func execute(challengeID: ChallengeID, response: AuthenticationResponse)
+    /// `origin`: where the request came from, for the `sign-in` event.
+    package func execute(
+        challengeID: ChallengeID, response: AuthenticationResponse,
+        origin: RequestOrigin = RequestOrigin(clientAddress: "unknown")
+    )
         async throws(PasskeyAuthenticationFinishError) -> PasskeyAuthenticationFinish
     {
         let credentialID = response.credentialID
@@ -79,11 +85,15 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
         }
         // Round trip 2, the one durable commit: consume the challenge, move the counter, insert the session.
         let (stored, issued) = issuer.make(for: account, method: .passkey, credentialID: credential.id, now: now)
+        let event = events.event(
+            .signIn(.passkey, credentialID: credential.id), accountID: account.id, sessionID: stored.id, at: now,
+            from: origin)
         let recording: AssertionRecording
         do {
             recording = try await authentications.recordAssertion(
                 challengeID: challengeID, credentialID: credential.id, expectedSignCount: credential.signCount,
-                newSignCount: verified.signCount, backupState: verified.backupState, usedAt: now, session: stored)
+                newSignCount: verified.signCount, backupState: verified.backupState, usedAt: now, session: stored,
+                event: event)
         } catch {
             throw .init(error)
         }

@@ -32,11 +32,14 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
     let policy: PasskeyPolicy
     let notifier: SecurityNotifier
     let clock: any WallClock
+    let events: AccountEventMaker
 
     package init(
         registrations: any PasskeyRegistrationRepository, verifier: any CredentialVerifier,
-        names: any AuthenticatorNames, policy: PasskeyPolicy, notifier: SecurityNotifier = .off, clock: any WallClock
+        names: any AuthenticatorNames, policy: PasskeyPolicy, notifier: SecurityNotifier = .off, clock: any WallClock,
+        events: AccountEventMaker = AccountEventMaker()
     ) {
+        self.events = events
         self.registrations = registrations
         self.verifier = verifier
         self.names = names
@@ -76,7 +79,10 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
         do {
             addition = try await registrations.addCredential(
                 credential, limit: policy.maxPasskeysPerAccount,
-                notice: notifier.notice(.passkeyAdded, at: now, from: origin))
+                notice: notifier.notice(.passkeyAdded, at: now, from: origin),
+                event: events.event(
+                    .passkeyAdded(conditional ? .conditional : .modal, credentialID: credential.id),
+                    accountID: session.account.id, sessionID: session.session.id, at: now, from: origin))
         } catch {
             switch error {
             case .conflict(.credentialExists): throw .credentialExists

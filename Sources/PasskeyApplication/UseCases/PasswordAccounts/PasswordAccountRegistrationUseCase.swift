@@ -24,11 +24,13 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
     let clock: any WallClock
     /// (v3) The verification code mailed with the new account (nil: mail off).
     let verification: SignUpVerification?
+    let events: AccountEventMaker
 
     package init(
         accounts: any AccountRepository, hasher: any PasswordHasher, limiter: AddressRateLimiter, clock: any WallClock,
-        verification: SignUpVerification? = nil
+        verification: SignUpVerification? = nil, events: AccountEventMaker = AccountEventMaker()
     ) {
+        self.events = events
         self.accounts = accounts
         self.hasher = hasher
         self.limiter = limiter
@@ -41,8 +43,9 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
     /// `acceptLanguage`: the request's header, which picks the language of the account's mails.
     package func execute(
         email rawEmail: String, displayName rawName: String, password: String, clientAddress: String,
-        acceptLanguage: String? = nil
+        acceptLanguage: String? = nil, origin: RequestOrigin? = nil
     ) async throws(PasswordAccountRegistrationError) -> Account {
+        let origin = origin ?? RequestOrigin(clientAddress: clientAddress)
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
         guard let displayName = DisplayName(rawName) else { throw .invalidRequest(field: "displayName") }
         guard PasswordRules.isAcceptable(password) else { throw .weakPassword }
@@ -69,7 +72,9 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
             try await accounts.createPasswordAccount(
                 account, email: AccountEmail(accountID: account.id, email: email, language: language),
                 password: PasswordCredential(accountID: account.id, passwordHash: hash, createdAt: now, updatedAt: now),
-                verification: verification?.mail(to: email, language: language, now: now))
+                verification: verification?.mail(to: email, language: language, now: now),
+                event: events.event(
+                    .accountCreated(.password), accountID: account.id, sessionID: nil, at: now, from: origin))
         } catch {
             switch error {
             case .conflict(.emailTaken): throw .emailTaken

@@ -32,12 +32,14 @@ package struct PasswordAuthenticationUseCase: Sendable {
     let hasher: any PasswordHasher
     let issuer: SessionIssuer
     let clock: any WallClock
+    let events: AccountEventMaker
 
     package init(
         accounts: any AccountRepository, sessions: any SessionRepository, rateLimits: any RateLimitRepository,
         hasher: any PasswordHasher, issuer: SessionIssuer, policy: PasskeyPolicy, clock: any WallClock,
-        gate: AttemptGate = AttemptGate()
+        gate: AttemptGate = AttemptGate(), events: AccountEventMaker = AccountEventMaker()
     ) {
+        self.events = events
         self.accounts = accounts
         self.sessions = sessions
         self.attempts = AttemptCounter(rateLimits: rateLimits, gate: gate, limits: policy.attemptLimits)
@@ -46,9 +48,12 @@ package struct PasswordAuthenticationUseCase: Sendable {
         self.clock = clock
     }
 
-    package func execute(email rawEmail: String, password: String, clientAddress: String)
+    /// `clientAddress` is what the per-address limit counts; `origin` is what the events name
+    /// (nil: `clientAddress`, no user agent).
+    package func execute(email rawEmail: String, password: String, clientAddress: String, origin: RequestOrigin? = nil)
         async throws(PasswordAuthenticationError) -> PasswordAuthentication
     {
+        let origin = origin ?? RequestOrigin(clientAddress: clientAddress)
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
         guard !password.isEmpty, password.utf8.count <= PasswordRules.maximumBytes else {
             throw .invalidRequest(field: "password")
@@ -58,7 +63,15 @@ package struct PasswordAuthenticationUseCase: Sendable {
         let needsRehash: Bool
         switch try await Failure.catching({ () async throws(RepositoryError) in try await check(password, of: email) })
         {
-        case .wrong: throw .invalidCredentials  // the attempt stays counted
+        case .wrong:
+            // The attempt stays counted. `sign-in.failed` is written for an existing account only,
+            // by one statement that finds the account by its address itself: the same statement
+            // runs for an unknown address (and writes nothing), so the answer's time tells nothing.
+            let failed = events.pending(.signInFailed(.password), sessionID: nil, at: clock.now, from: origin)
+            try await Failure.catching { () async throws(RepositoryError) in
+                try await accounts.recordFailedSignIn(failed, normalizedEmail: email.normalized)
+            }
+            throw .invalidCredentials
         case .busy:
             // Nothing was checked: the attempt is not the user's failure.
             try await attempts.forgive(attempt, as: Failure.self)
@@ -86,7 +99,10 @@ package struct PasswordAuthenticationUseCase: Sendable {
                     accountID: found.account.id, from: found.credential.passwordHash, to: upgraded, at: now)
             }
             let (stored, issued) = issuer.make(for: found.account, method: .password, now: now)
-            try await sessions.createSession(stored)
+            let event = events.event(
+                .signIn(.password, credentialID: nil), accountID: found.account.id, sessionID: stored.id, at: now,
+                from: origin)
+            try await sessions.createSession(stored, event: event)
             return PasswordAuthentication(session: issued, rehashFailure: rehashFailure)
         }
     }

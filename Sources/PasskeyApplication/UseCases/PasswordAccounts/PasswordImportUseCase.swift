@@ -33,11 +33,14 @@ package enum PasswordImportError: Error, Hashable, Sendable {
 package struct PasswordImportUseCase: Sendable {
     let accounts: any AccountRepository
     let clock: any WallClock
+    let events: AccountEventMaker
 
     /// Hash formats accepted on import (verified later by the password hasher).
     static let acceptedPrefixes = ["$argon2id$", "$argon2i$", "$2a$", "$2b$", "$2y$", "$pbkdf2-sha256$"]
 
-    package init(accounts: any AccountRepository, clock: any WallClock) {
+    package init(accounts: any AccountRepository, clock: any WallClock, events: AccountEventMaker = AccountEventMaker())
+    {
+        self.events = events
         self.accounts = accounts
         self.clock = clock
     }
@@ -67,7 +70,9 @@ package struct PasswordImportUseCase: Sendable {
                     email: AccountEmail(
                         accountID: account.id, email: email, verifiedAt: record.emailVerified ? now : nil),
                     password: PasswordCredential(
-                        accountID: account.id, passwordHash: record.passwordHash, createdAt: now, updatedAt: now)))
+                        accountID: account.id, passwordHash: record.passwordHash, createdAt: now, updatedAt: now),
+                    event: events.event(
+                        .accountCreated(.import), accountID: account.id, sessionID: nil, at: now, from: .commandLine)))
         }
         do {
             try await accounts.importPasswordAccounts(items, progress: progress)

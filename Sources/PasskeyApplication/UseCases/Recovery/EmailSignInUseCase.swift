@@ -42,10 +42,16 @@ package struct EmailSignInUseCase: Sendable {
         let now = clock.now
         let prepared = issuer.prepare(method: .email, now: now, lifetime: policy.recoverySessionLifetime)
         let notice = notifier.notice(.recoverySignIn(.email), at: now, from: origin)
+        let events = AccountEventMaker(random: maker.random)
+        let signInEvents = SignInEvents(
+            success: events.pending(.signIn(.email, credentialID: nil), sessionID: prepared.id, at: now, from: origin),
+            failure: events.pending(.signInFailed(.email), sessionID: nil, at: now, from: origin))
+        let reclaimed = events.pending(.accountReclaimed, sessionID: prepared.id, at: now, from: origin)
         let redemption = try await EmailSignInError.catching { () async throws(RepositoryError) in
             try await codes.signIn(
                 normalizedEmail: email.normalized, now: now, maximumTries: policy.mail.maximumCodeTries,
-                matches: maker.matcher(presented: code), makeSession: prepared.stored(for:), notice: notice)
+                matches: maker.matcher(presented: code), makeSession: prepared.stored(for:), notice: notice,
+                events: signInEvents, reclaimed: reclaimed)
         }
         switch redemption {
         case .invalid:

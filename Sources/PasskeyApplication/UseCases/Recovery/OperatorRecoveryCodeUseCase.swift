@@ -49,7 +49,9 @@ package struct OperatorRecoveryCodeUseCase: Sendable {
         let accountID: AccountID?
         do {
             accountID = try await recoveryCodes.addOperatorCode(
-                normalizedEmail: email.normalized, issuedBy: issuedBy, notice: notice
+                normalizedEmail: email.normalized, issuedBy: issuedBy, notice: notice,
+                event: AccountEventMaker(random: random).pending(
+                    .recoveryCodeIssued(issuer: issuedBy), sessionID: nil, at: now, from: origin)
             ) { account in
                 StoredRecoveryCode(
                     id: id, accountID: account, digest: digest, source: .operator, createdAt: now, expiresAt: expiresAt)

@@ -40,12 +40,14 @@ package struct RecoveryAuthenticationUseCase: Sendable {
     let policy: PasskeyPolicy
     let notifier: SecurityNotifier
     let clock: any WallClock
+    let events: AccountEventMaker
 
     package init(
         recoveryCodes: any RecoveryCodeRepository, rateLimits: any RateLimitRepository, digester: any SecretDigester,
         issuer: SessionIssuer, policy: PasskeyPolicy, notifier: SecurityNotifier = .off, clock: any WallClock,
-        gate: AttemptGate
+        gate: AttemptGate, events: AccountEventMaker = AccountEventMaker()
     ) {
+        self.events = events
         self.recoveryCodes = recoveryCodes
         self.attempts = AttemptCounter(rateLimits: rateLimits, gate: gate, limits: policy.attemptLimits)
         self.gate = gate
@@ -89,13 +91,17 @@ package struct RecoveryAuthenticationUseCase: Sendable {
         let now = clock.now
         let prepared = issuer.prepare(method: .recovery, now: now, lifetime: policy.recoverySessionLifetime)
         let notifier = notifier
+        let events = SignInEvents(
+            success: self.events.pending(
+                .signIn(.recovery, credentialID: nil), sessionID: prepared.id, at: now, from: origin),
+            failure: self.events.pending(.signInFailed(.recovery), sessionID: nil, at: now, from: origin))
         let redemption = try await Failure.catching { () async throws(RepositoryError) in
             try await recoveryCodes.redeem(
                 normalizedEmail: email.normalized, codeDigest: digest, now: now, recentUseWindow: Self.recentUseWindow,
                 notice: { source in
                     let method: SecurityNotice.RecoveryMethod = source == .operator ? .operatorCode : .recoveryCode
                     return notifier.notice(.recoverySignIn(method), at: now, from: origin)
-                }, makeSession: prepared.stored(for:))
+                }, makeSession: prepared.stored(for:), events: events)
         }
         switch redemption {
         case .notFound:

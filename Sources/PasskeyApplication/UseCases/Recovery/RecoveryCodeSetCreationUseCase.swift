@@ -43,7 +43,11 @@ package struct RecoveryCodeSetCreationUseCase: Sendable {
         }
         let notice = notifier.notice(.recoveryCodesCreated, at: now, from: origin)
         let replaced = try await AccountManagementError.catching { () async throws(RepositoryError) in
-            try await recoveryCodes.replaceCodes(accountID: session.account.id, with: stored, notice: notice)
+            try await recoveryCodes.replaceCodes(
+                accountID: session.account.id, with: stored, notice: notice,
+                event: AccountEventMaker(random: random).event(
+                    .recoveryCodesCreated, accountID: session.account.id, sessionID: session.session.id, at: now,
+                    from: origin))
         }
         guard replaced else { throw .notFound }
         return RecoveryCodeSet(codes: codes.map(\.formatted), createdAt: now)

@@ -69,6 +69,7 @@ final class CompositionRoot: Sendable {
             emailCodes: PostgresEmailCodeRepository(pool: pool),
             maintenance: PostgresMaintenanceRepository(
                 pool: pool, migrations: runner, passwordFailureWindow: Int(policy.passwordFailureWindow)),
+            adoption: PostgresAdoptionRepository(pool: pool),
             mailOutbox: PostgresMailOutboxRepository(pool: pool),
             mailTransport: configuration.mail.map(Self.mailTransport),
             verifier: verifier, hasher: hasher, tokens: OpenSSLSessionTokenGenerator(),

@@ -14,6 +14,8 @@ struct Dependencies: Sendable {
     let recoveryCodes: any RecoveryCodeRepository
     let emailCodes: any EmailCodeRepository
     let maintenance: any MaintenanceRepository
+    /// (v3) The operators' adoption figures.
+    let adoption: any AdoptionRepository
     /// (v3) The outbox as the background sender sees it, and the transport (nil: mail off).
     let mailOutbox: any MailOutboxRepository
     let mailTransport: (any MailTransport)?

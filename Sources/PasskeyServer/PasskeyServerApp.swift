@@ -137,8 +137,15 @@ final class PasskeyServerApp: Sendable {
         OperationsController(
             maintenance: maintenance, metrics: metrics, openAPI: openAPI,
             metricsToken: ConfiguredTokenCheck(token: configuration.metricsToken, digester: digester),
-            passwordHashing: d.passwordHashingLoad
+            passwordHashing: d.passwordHashingLoad,
+            accountStages: AccountStagesGauge(adoption: d.adoption, clock: clock)
         ).register(in: &routes)
+        if let operatorToken = configuration.operatorToken {
+            OperatorController(
+                figures: AdoptionFiguresUseCase(adoption: d.adoption, clock: clock),
+                token: ConfiguredTokenCheck(token: operatorToken, digester: digester)
+            ).register(in: &routes)
+        }
         let wellKnown: WellKnownDocuments
         do {
             wellKnown = try WellKnownDocuments(configuration: configuration)

@@ -35,7 +35,10 @@ function wire() {
     }
     token = value;
     input.value = ""; // the token stays in this module's memory, not in the page
-    whileBusy($("token-submit"), () => load({ focus: true }));
+    // The form is disabled while the request runs: a refused token is asked again once it is back.
+    whileBusy($("token-submit"), () => load({ focus: true })).then(() => {
+      if (!token) input.focus();
+    });
   });
   $("days").addEventListener("change", () => load({ focus: false }));
   $("forget-token").addEventListener("click", () => {

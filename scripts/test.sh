@@ -40,9 +40,14 @@ swift build -c release --product passkey-server 2>&1 | tee "$tmp/release.log" >/
 if grep -E "(error|warning):" "$tmp/release.log"; then status=1; fi
 
 echo "== swift test"
+# Every secret the suite uses and every event it writes are collected here (SecretAudit).
+export PASSKEY_TEST_AUDIT_DIR="$tmp/audit"
 swift test 2>&1 | tee "$tmp/test.log" || status=1
 # A filter or a broken target can make swift test pass with nothing run: insist on tests.
 grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "$tmp/test.log" || { echo "test: no Swift Testing run found" >&2; status=1; }
+echo "== no secret in any event (every account_events row of the run against every secret it used)"
+python3 scripts/check-event-secrets.py "$PASSKEY_TEST_AUDIT_DIR" || status=1
+unset PASSKEY_TEST_AUDIT_DIR
 
 echo "== schemathesis: openapi.json against the debug server (coverage, fuzzing, stateful; --checks all)"
 scripts/schemathesis.sh || status=1

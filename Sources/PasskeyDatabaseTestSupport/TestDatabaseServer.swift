@@ -70,7 +70,9 @@ package actor TestDatabaseServer {
     }
 
     /// Drops a database made here (refusing any other name).
+    /// With `PASSKEY_TEST_AUDIT_DIR` set, its activity log is dumped first (`SecretAudit`).
     package func drop(_ database: TestDatabase) async throws {
+        await SecretAudit.dumpEvents(conninfo: database.conninfo)
         let admin = try Self.adminConninfo()
         try await Self.adminExecute(admin, "DROP DATABASE IF EXISTS \(try Self.checked(database.name)) WITH (FORCE)")
     }

@@ -64,7 +64,8 @@ import Testing
 
     @Test func aVerifiedAssertionConsumesTheChallengeAndOpensAPasskeySession() async throws {
         let f = try await Fixture()
-        let done = try await f.useCase.execute(challengeID: f.challenge.id, response: f.response())
+        let done = try await f.useCase.execute(
+            challengeID: f.challenge.id, response: f.response(), origin: .example)
         #expect(done.session.method == .passkey)
         #expect(done.session.account == f.account)
         #expect(done.credentialID == f.passkey.id)
@@ -74,6 +75,14 @@ import Testing
         #expect(f.authentications.sessions.first?.expiresAt == f.clock.now.addingTimeInterval(3_600))
         #expect(f.authentications.credential(id: f.passkey.id)?.signCount == 8)
         #expect(f.authentications.credential(id: f.passkey.id)?.lastUsedAt == f.clock.now)
+        // Its sign-in event, in the same write: the passkey, the session it created, the client.
+        let event = try #require(f.authentications.events.first)
+        #expect(f.authentications.events.count == 1)
+        #expect(event.activity == .signIn(.passkey, credentialID: f.passkey.id))
+        #expect(event.sessionID == f.authentications.sessions.first?.id)
+        #expect(event.occurredAt == f.clock.now)
+        #expect(event.clientAddress == RequestOrigin.example.clientAddress)
+        #expect(event.userAgent == RequestOrigin.example.userAgent)
         // What verification was asked to demand.
         let expectation = try #require(f.verifier.authenticationExpectations.first)
         #expect(expectation.challenge == f.challenge.challenge)
@@ -102,6 +111,7 @@ import Testing
         #expect(!f.consumed)
         #expect(f.verifier.authenticationExpectations.isEmpty)
         #expect(f.authentications.sessions.isEmpty)
+        #expect(f.authentications.events.isEmpty)
     }
 
     @Test func anUnknownCredentialUsesTheChallengeUp() async throws {
@@ -119,6 +129,7 @@ import Testing
         #expect(failure(await f.finish()) == .authenticationFailed(.signatureInvalid))
         #expect(f.consumed)
         #expect(f.authentications.sessions.isEmpty)
+        #expect(f.authentications.events.isEmpty)
     }
 
     @Test func aFinishThatLosesTheRaceForItsChallengeGetsNoSession() async throws {

@@ -34,6 +34,9 @@ import Testing
             _ = try await codes.replaceCodes(accountID: account.id, with: codes.storedCodes + [stored])
         }
 
+        /// The events of `kind` the repository wrote.
+        func events(_ kind: AccountActivity.Kind) -> [AccountEvent] { codes.events.filter { $0.kind == kind } }
+
         func failure(_ code: String, email: String = "Hanako@Example.com") async -> RecoveryAuthenticationError? {
             do {
                 _ = try await useCase.execute(email: email, code: code, clientAddress: "192.0.2.1", origin: .example)
@@ -58,6 +61,13 @@ import Testing
         #expect(f.codes.sessions.map(\.method) == [.recovery])
         #expect(f.limits.countedAttempts == 0)
         #expect(await f.failure(Self.code.formatted) == .invalidCredentials)
+        // sign-in (recovery) with the session it created; the double submit is no failure.
+        let signIns = f.events(.signIn)
+        #expect(signIns.map(\.activity) == [.signIn(.recovery, credentialID: nil)])
+        #expect(signIns.first?.sessionID == f.codes.sessions.first?.id)
+        #expect(signIns.first?.accountID == f.account.id)
+        #expect(signIns.first?.clientAddress == RequestOrigin.example.clientAddress)
+        #expect(f.events(.signInFailed).isEmpty)
     }
 
     @Test func failuresCountAgainstThePasswordBudget() async throws {
@@ -71,6 +81,10 @@ import Testing
             Issue.record("the right code was checked while limited")
             return
         }
+        // The two wrong codes of the account; not the unknown address, not the limited attempt.
+        #expect(f.events(.signInFailed).map(\.activity) == [.signInFailed(.recovery), .signInFailed(.recovery)])
+        #expect(f.events(.signInFailed).allSatisfy { $0.accountID == f.account.id && $0.sessionID == nil })
+        #expect(f.events(.signIn).isEmpty)
     }
 
     /// A use that finds the code consumed just now (a double submit that lost the race) answers

@@ -61,6 +61,8 @@ import Testing
                         "SELECT count(*) FROM password_failures WHERE normalized_email = \(normalized)"
                     ),
                     ("email_codes", "SELECT count(*) FROM email_codes WHERE account_id = \(id)"),
+                    // (v3) The activity log goes with the account (ON DELETE CASCADE).
+                    ("account_events", "SELECT count(*) FROM account_events WHERE account_id = \(id)"),
                     // No foreign key: with mail on, the notice of the deletion stays queued
                     // (`SecurityNoticeFlowTests`); this server has mail off, so nothing is.
                     ("mail_outbox", "SELECT count(*) FROM mail_outbox WHERE lower(recipient) = \(normalized)"),
@@ -84,7 +86,7 @@ import Testing
                     "authentication_sessions",
                     "recovery_codes", "passkey_registration_challenges", "passkey_authentication_challenges",
                     "passkey_account_registrations", "password_failures", "rate_limit_windows", "schema_migrations",
-                    "email_codes", "mail_outbox",
+                    "email_codes", "mail_outbox", "account_events",
                 ])
 
             // The email is free again.

@@ -109,10 +109,10 @@ import Testing
         } catch let failure as ChildProcess.Failure {
             status = failure.status
         }
-        return (
-            status, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
-            (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
-        )
+        let stdout = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        // The code it printed is a secret (SecretAudit: no event may hold it).
+        SecretAudit.record(secret: stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        return (status, stdout, (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }
 
     /// The support desk's command through the real executable: the code alone on stdout, the

@@ -13,7 +13,9 @@ enum MailedCode {
         let body = try #require(try await latestBody(to: email, in: database), "no mail to \(email)")
         let lines = body.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let code = lines.first { $0.count == 6 && $0.allSatisfy(\.isASCIIDigit) }
-        return try #require(code, "no code in the mail to \(email)")
+        let found = try #require(code, "no code in the mail to \(email)")
+        SecretAudit.record(secret: found)
+        return found
     }
 
     /// The newest mail's body to `email`, nil when none was queued.

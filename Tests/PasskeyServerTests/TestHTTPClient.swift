@@ -1,4 +1,5 @@
 import Foundation
+import PasskeyDatabaseTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -52,6 +53,19 @@ struct TestHTTPClient: Sendable {
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { lowered[name.lowercased()] = value }
         }
-        return TestResponse(status: http.statusCode, headers: lowered, body: data)
+        let answer = TestResponse(status: http.statusCode, headers: lowered, body: data)
+        if SecretAudit.directory != nil { Self.audit(sent: json, received: answer) }
+        return answer
+    }
+
+    /// The secrets of a request and its answer, for the suite-wide check that no event holds
+    /// one (`SecretAudit`): passwords and codes sent, tokens and recovery codes received.
+    private static func audit(sent: [String: Any]?, received: TestResponse) {
+        for key in ["password", "code"] {
+            if let value = sent?[key] as? String { SecretAudit.record(secret: value) }
+        }
+        let body = received.json
+        if let token = body["accessToken"] as? String { SecretAudit.record(secret: token) }
+        for code in body["codes"] as? [String] ?? [] { SecretAudit.record(secret: code) }
     }
 }

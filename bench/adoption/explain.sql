@@ -4,6 +4,7 @@
 SET jit = off;
 SET work_mem = '64MB';
 \echo -- accountStages
+SET enable_hashjoin = off;
 EXPLAIN (ANALYZE, BUFFERS)
 SELECT (SELECT count(*) FROM accounts) AS total,
        (SELECT count(*) FROM password_credentials) AS with_password,
@@ -11,6 +12,7 @@ SELECT (SELECT count(*) FROM accounts) AS total,
        (SELECT count(*) FROM password_credentials p
         WHERE EXISTS (SELECT 1 FROM passkey_credentials k WHERE k.account_id = p.account_id)) AS password_and_passkey,
        (SELECT count(*) FROM account_emails WHERE verified_at IS NOT NULL) AS email_verified;
+RESET enable_hashjoin;
 \echo -- dailyCounts (the closed days from account_event_days, the open ones from the events)
 EXPLAIN (ANALYZE, BUFFERS)
 SELECT day - DATE '1970-01-01' AS day, kind, nullif(method, '') AS method, events AS n

@@ -20,6 +20,8 @@ import Testing
         var both: AccountID
         var passkeyOnly: AccountID
         var bothCredential: CredentialID
+        /// A session token of `passwordOnly`.
+        var passwordOnlyToken: String
     }
 
     /// Two password-only accounts (one with a verified address), one with a password and a
@@ -58,7 +60,7 @@ import Testing
         }
         return Mix(
             passwordOnly: passwordOnly, both: try await id(second),
-            passkeyOnly: passkeyOnly, bothCredential: bothCredential)
+            passkeyOnly: passkeyOnly, bothCredential: bothCredential, passwordOnlyToken: first)
     }
 
     /// The history: `today` is the server clock's UTC day; the window of `days=3` is
@@ -203,6 +205,51 @@ import Testing
             #expect(standard.upgrade == .init(passwordSignIns: 4, followedByPasskey: 2, rate: 0.5))
             let year = try await client.send("GET", "/v1/operator/adoption?days=366", token: Self.token)
             #expect(try WireJSON.decode(AdoptionResponseBody.self, from: Data(year.body)).days.count == 366)
+        }
+    }
+
+    /// Closed days are counted once and kept (`account_event_days`), yet always agree with the
+    /// events: an event written late into such a day, and an account's deletion, show at once.
+    @Test func closedDaysFollowTheirEventsWhenTheyChange() async throws {
+        let clock = FixedClock(Date())
+        let today = UTCDay(containing: clock.now)
+        try await withServer(environment: ["OPERATOR_TOKEN": Self.token], clock: clock) { server, database in
+            let client = server.client
+            let mix = try await Self.accounts(client, database: database)
+            _ = try await Self.history(mix, today: today, database: database)
+            func figures() async throws -> AdoptionResponseBody {
+                let response = try await client.send("GET", "/v1/operator/adoption?days=3", token: Self.token)
+                try #require(response.status == 200, "\(response.text)")
+                return try WireJSON.decode(AdoptionResponseBody.self, from: Data(response.body))
+            }
+            #expect(try await figures().days == Self.expected(today: today).days)
+            let pool = database.makePool(maximumConnections: 1)
+            defer { pool.close() }
+            let done = try await pool.withConnection { c async throws(PostgresError) -> Int in
+                try await c.query("SELECT count(*) AS n FROM account_event_days_done").first!.decode(column: "n")
+            }
+            #expect(done >= 1, "the closed days were kept")
+            let late = AccountEvent(
+                id: AccountEventID(), accountID: mix.both,
+                activity: .signIn(.passkey, credentialID: mix.bothCredential),
+                occurredAt: today.adding(days: -2).start.addingTimeInterval(3600), clientAddress: "203.0.113.9",
+                userAgent: nil, sessionID: SessionID())
+            try await pool.withConnection { c async throws(PostgresError) in
+                try await PostgresAccountEvents.insert(late, on: c)
+            }
+            let afterLate = try await figures()
+            #expect(afterLate.days[0].signIns.passkey == 1)
+            #expect(afterLate.days[0].signIns.password == 1)
+
+            // The password-only account goes, and with it its events of every day.
+            let deleted = try await client.send("DELETE", "/v1/account", token: mix.passwordOnlyToken)
+            try #require(deleted.status == 204, "\(deleted.text)")
+            let afterDeletion = try await figures()
+            #expect(afterDeletion.days[0].signIns == .init(password: 0, passkey: 1, recovery: 0, email: 0))
+            #expect(afterDeletion.days[0].passkeysAdded == .init(modal: 0, conditional: 0, signUp: 0))
+            #expect(afterDeletion.days[2].signIns == .init(password: 1, passkey: 1, recovery: 0, email: 0))
+            #expect(afterDeletion.upgrade == .init(passwordSignIns: 0, followedByPasskey: 0, rate: 0))
+            #expect(afterDeletion.accounts.total == 3)
         }
     }
 

@@ -301,6 +301,53 @@ import Testing
         }
     }
 
+    /// The other direction of "neither exists without the other": when the event cannot be
+    /// written (a trigger refuses it), the change does not happen either. A password change
+    /// (a transaction) and a passkey sign-in (one statement, the event a CTE of it).
+    @Test func aChangeWhoseEventFailsDoesNotHappen() async throws {
+        try await withServer(environment: Self.environment) { server, database in
+            let client = server.client
+            let log = AccountEventLog(database)
+            defer { log.close() }
+            let (token, email) = try await client.passwordUser(password: "the old password")
+            var passkey = try TestPasskey()
+            #expect(try await client.addPasskey(&passkey, token: token).status == 204)
+            try await log.pool.withConnection { c async throws(PostgresError) in
+                try await c.query(
+                    """
+                    CREATE FUNCTION refuse_event() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                        IF NEW.kind = 'password.set' OR (NEW.kind = 'sign-in' AND NEW.method = 'passkey') THEN
+                            RAISE EXCEPTION 'event refused by the test';
+                        END IF;
+                        RETURN NEW;
+                    END $$
+                    """)
+                try await c.query(
+                    "CREATE TRIGGER refuse_event BEFORE INSERT ON account_events FOR EACH ROW EXECUTE FUNCTION refuse_event()"
+                )
+            }
+            let sessionsBefore = try await MailedCode.count(
+                "SELECT count(*) FROM authentication_sessions", in: database)
+            let set = try await client.send(
+                "PUT", "/v1/account/password", json: ["password": "the new password"], token: token)
+            #expect(set.status == 500)
+            let signIn = try await client.signIn(&passkey)
+            #expect(signIn.status == 500)
+            // Neither happened: the old password still signs in, the new one does not, and the
+            // passkey sign-in created no session.
+            #expect(
+                try await MailedCode.count("SELECT count(*) FROM authentication_sessions", in: database)
+                    == sessionsBefore)
+            #expect(
+                try await client.send("POST", "/v1/sessions", json: ["email": email, "password": "the new password"])
+                    .status == 401)
+            #expect(
+                try await client.send("POST", "/v1/sessions", json: ["email": email, "password": "the old password"])
+                    .status == 200)
+        }
+    }
+
     /// `import-passwords`: one `account.created` (import) per account, from the command line, in
     /// the statement that inserts it; a refused import writes none.
     @Test func importedAccountsRecordTheirCreation() async throws {

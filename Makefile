@@ -1,7 +1,8 @@
 # The two commands of the README. Both install what is missing (as root).
 # `make container-test` (slow, not part of `make test`): docs/containers.md.
 # `make bench` (≈ 4 minutes; `make test` runs it for a few seconds as a smoke test): docs/benchmark.md.
-.PHONY: run test build clean container-test bench
+# `make bench-adoption` (not part of `make test`): docs/adoption.md.
+.PHONY: run test build clean container-test bench bench-adoption
 
 run:
 	@scripts/run.sh
@@ -14,6 +15,11 @@ container-test:
 
 bench:
 	@bash bench/run.sh
+
+# The adoption figures and the activity page at 1M accounts and 10M events (not part of make
+# test; ≈ 10 minutes): docs/adoption.md.
+bench-adoption:
+	@bash bench/adoption/run.sh
 
 build:
 	@scripts/deps.sh && swift build -c release

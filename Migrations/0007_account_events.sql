@@ -34,9 +34,44 @@ CREATE TABLE account_events (
 CREATE INDEX account_events_account_idx ON account_events (account_id, occurred_at DESC, id DESC);
 -- The adoption figures per day and the retention sweep.
 CREATE INDEX account_events_occurred_at_idx ON account_events (occurred_at) INCLUDE (kind, method);
--- The upgrade rate: password sign-ins of accounts without a passkey, and the passkeys their
--- sessions added.
+-- The upgrade rate: password sign-ins of accounts without a passkey, and the passkeys added
+-- since the window's start, whose sessions are hashed and probed by each sign-in (both read by
+-- index-only range scans; docs/adoption.md). A passkey sign-in touches neither.
 CREATE INDEX account_events_upgrade_sign_in_idx ON account_events (occurred_at) INCLUDE (session_id)
     WHERE kind = 'sign-in' AND method = 'password' AND NOT had_passkey;
-CREATE INDEX account_events_passkey_added_session_idx ON account_events (session_id)
+CREATE INDEX account_events_passkey_added_idx ON account_events (occurred_at) INCLUDE (session_id)
     WHERE kind = 'passkey.added';
+
+-- The adoption figures' daily counts of closed UTC days, derived from account_events and nothing
+-- else (docs/adoption.md): a cache, not a second bookkeeping. No use case writes it; the
+-- adoption query fills a closed day (one that ended more than an hour ago) the first time it is
+-- asked for, from the events of that day, and reads it from here afterwards. Whatever changes a
+-- closed day's events forgets that day (the triggers below), so it is counted again from the
+-- events next time: an account's deletion, the retention sweep, an event written late.
+CREATE TABLE account_event_days_done (
+    day date CONSTRAINT account_event_days_done_pkey PRIMARY KEY
+);
+CREATE TABLE account_event_days (
+    day    date   NOT NULL REFERENCES account_event_days_done (day) ON DELETE CASCADE,
+    kind   text   NOT NULL,
+    -- '' for the kinds without a method.
+    method text   NOT NULL,
+    events bigint NOT NULL,
+    CONSTRAINT account_event_days_pkey PRIMARY KEY (day, kind, method)
+);
+CREATE FUNCTION account_event_days_forget_late() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM account_event_days_done WHERE day = (NEW.occurred_at AT TIME ZONE 'UTC')::date;
+    RETURN NULL;
+END $$;
+CREATE FUNCTION account_event_days_forget_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM account_event_days_done
+    WHERE day IN (SELECT DISTINCT (occurred_at AT TIME ZONE 'UTC')::date FROM gone);
+    RETURN NULL;
+END $$;
+-- Only an event of a day that may be closed already fires it (never one written now).
+CREATE TRIGGER account_events_late_insert AFTER INSERT ON account_events FOR EACH ROW
+    WHEN (NEW.occurred_at < now() - interval '1 hour') EXECUTE FUNCTION account_event_days_forget_late();
+CREATE TRIGGER account_events_deleted AFTER DELETE ON account_events REFERENCING OLD TABLE AS gone
+    FOR EACH STATEMENT EXECUTE FUNCTION account_event_days_forget_deleted();

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Real-browser end-to-end test: headless Chromium with a CDP virtual authenticator runs the
 # passkey ceremonies of Tests/browser/index.html against a running passkey-server (cross-origin),
-# then drives the server's own web client at / through its visible controls (same-origin);
-# screenshots of each web client step land in Tests/browser/screenshots/ (ignored by git).
+# then drives the server's own web client at / through its visible controls (same-origin), then
+# (v3) the operator page /operator/ against a second server on an empty database of its own;
+# screenshots of each step land in Tests/browser/screenshots/ (only activity.png, operator-data.png
+# and operator-empty.png are kept in git).
 #
 #   PASSKEY_TEST_DATABASE_URL="host=… port=… user=postgres dbname=postgres" scripts/browser-test.sh
 #
@@ -43,6 +45,8 @@ tmp=""
 db=""
 base_conn=""
 server_pid=""
+operator_pid=""
+operator_db=""
 http_pid=""
 smtp_pid=""
 test_pid=""
@@ -59,9 +63,11 @@ cleanup() {
     # The test runs in its own process group (via `timeout`): chromedriver and Chromium go with it.
     stop_pid "$test_pid" group
     stop_pid "$server_pid"
+    stop_pid "$operator_pid"
     stop_pid "$http_pid"
     stop_pid "$smtp_pid"
     drop_database "$base_conn" "$db"
+    drop_database "$base_conn" "$operator_db"
     if [ -n "$tmp" ]; then
         if [ "${BROWSER_TEST_KEEP:-0}" = 1 ]; then echo "browser-test: kept $tmp" >&2; else rm -rf "$tmp"; fi
     fi
@@ -240,6 +246,55 @@ if [ "$web_status" -ne 0 ] && [ "$web_failed" -eq 0 ]; then
 fi
 passed=$((passed + web_passed))
 failed=$((failed + web_failed))
+
+# ---- 5. (v3) the operator page, on a server of its own whose database starts empty ----
+operator_db="${db}_ops"
+case "$base_conn" in
+postgres://* | postgresql://*)
+    operator_conn=$(python3 -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/" + sys.argv[2])))' "$base_conn" "$operator_db")
+    ;;
+*) operator_conn="$(sed -E 's/(^|[[:space:]])dbname=[^[:space:]]*//g' <<<"$base_conn") dbname=$operator_db" ;;
+esac
+op_passed=0 op_failed=0
+if timeout 30 psql -X -q -v ON_ERROR_STOP=1 -d "$base_conn" -c "CREATE DATABASE \"$operator_db\"" >/dev/null \
+    && DATABASE_URL="$operator_conn" PASSKEY_MIGRATIONS_DIR="$root/Migrations" timeout 60 "$exe" migrate \
+        >"$tmp/migrate-ops.log" 2>&1; then
+    operator_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    operator_token="browser-test-operator-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+    DATABASE_URL="$operator_conn" HOST=127.0.0.1 PORT="$operator_port" PASSKEY_RP_ID=localhost \
+        PASSKEY_ORIGINS="http://localhost:$operator_port" RATE_LIMIT_STARTS_PER_MINUTE=0 OPERATOR_TOKEN="$operator_token" \
+        LOG_LEVEL=info PASSKEY_MIGRATIONS_DIR="$root/Migrations" PASSKEY_WEB_CLIENT_DIR="$root/WebClient" \
+        "$exe" serve >"$tmp/server-ops.log" 2>&1 &
+    operator_pid=$!
+    if wait_for_port "$operator_pid" "$tmp/server-ops.log" '.*event=listening.* port=([0-9]+).*' "passkey-server (operator)" \
+        >/dev/null; then
+        OPERATOR_URL="http://localhost:$operator_port" OPERATOR_TOKEN="$operator_token" OPERATOR_DB="$operator_conn" \
+            CHROMIUM_BIN="$chromium" CHROMEDRIVER_BIN="$chromedriver" WORK_DIR="$tmp" SCREENSHOT_DIR="$shots" \
+            SUMMARY_FILE="$tmp/summary-ops" timeout -k 10 180 "$venv/bin/python" -u Tests/browser/test_operator.py &
+        test_pid=$!
+        op_status=0
+        wait "$test_pid" || op_status=$?
+        test_pid=""
+        [ -s "$tmp/summary-ops" ] && read -r op_passed op_failed <"$tmp/summary-ops"
+        if [ "$op_status" -ne 0 ] && [ "$op_failed" -eq 0 ]; then
+            echo "FAIL test-runner: test_operator.py exited with status $op_status"
+            op_failed=1
+        fi
+        phase "operator page tests finished (status $op_status)"
+        if [ "$op_failed" -ne 0 ]; then
+            echo "browser-test: operator server log (last 20 lines):" >&2
+            tail -n 20 "$tmp/server-ops.log" | sed 's/^/    /' >&2
+        fi
+    else
+        echo "FAIL operator_setup: the operator server did not start"
+        op_failed=1
+    fi
+else
+    echo "FAIL operator_setup: cannot create or migrate $operator_db"
+    op_failed=1
+fi
+passed=$((passed + op_passed))
+failed=$((failed + op_failed))
 if [ "$failed" -ne 0 ]; then
     echo "browser-test: server log (last 20 lines):" >&2
     tail -n 20 "$tmp/server.log" | sed 's/^/    /' >&2

@@ -2,7 +2,7 @@ internal import Foundation
 internal import PasskeyApplication
 
 /// Entry point of the `passkey-server` executable: `serve` (default), `migrate`, `sweep`,
-/// `recovery-code --issued-by NAME EMAIL`, `healthcheck`, `import-passwords FILE`, `verify-response FILE…`, each
+/// `recovery-code --issued-by NAME EMAIL`, `healthcheck`, `import-passwords FILE`, `verify-response FILE…`, `adoption`, each
 /// with `--help`.
 package enum PasskeyCommandLine {
     package static func main() async {
@@ -21,6 +21,8 @@ package enum PasskeyCommandLine {
                             issue one single-use recovery code (support desk), print it on stdout
           healthcheck [--ready]     exit 0 when the local server answers /healthz (/readyz) with 200
           import-passwords FILE     import password users from JSON lines, all or nothing
+          adoption [--days N] [--json]
+                            the operators' adoption figures, as a table or the endpoint's JSON
           verify-response FILE...   verify captured WebAuthn ceremonies offline
 
         configuration comes from the environment (see README.md): DATABASE_URL, PORT, PASSKEY_RP_ID, ...
@@ -60,6 +62,8 @@ package enum PasskeyCommandLine {
             return await ImportPasswordsCommand.run(arguments: rest, environment: environment)
         case "verify-response":
             return VerifyResponseCommand.run(arguments: rest)
+        case "adoption":
+            return await AdoptionCommand.run(arguments: rest, environment: environment)
         case "serve":
             return await ServeCommand.run(environment: environment)
         default:

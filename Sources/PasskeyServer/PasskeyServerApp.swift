@@ -137,8 +137,15 @@ final class PasskeyServerApp: Sendable {
         OperationsController(
             maintenance: maintenance, metrics: metrics, openAPI: openAPI,
             metricsToken: ConfiguredTokenCheck(token: configuration.metricsToken, digester: digester),
-            passwordHashing: d.passwordHashingLoad
+            passwordHashing: d.passwordHashingLoad,
+            accountStages: AccountStagesGauge(adoption: d.adoption, clock: clock)
         ).register(in: &routes)
+        if let operatorToken = configuration.operatorToken {
+            OperatorController(
+                figures: AdoptionFiguresUseCase(adoption: d.adoption, clock: clock),
+                token: ConfiguredTokenCheck(token: operatorToken, digester: digester)
+            ).register(in: &routes)
+        }
         let wellKnown: WellKnownDocuments
         do {
             wellKnown = try WellKnownDocuments(configuration: configuration)
@@ -147,7 +154,8 @@ final class PasskeyServerApp: Sendable {
         }
         WellKnownController(documents: wellKnown).register(in: &routes)
         if configuration.webClientEnabled {
-            WebClientController(files: webClient).register(in: &routes)
+            WebClientController(files: webClient, operatorPageEnabled: configuration.operatorToken != nil)
+                .register(in: &routes)
         }
 
         // The pipeline, outermost first: every request passes each of these, in this order.

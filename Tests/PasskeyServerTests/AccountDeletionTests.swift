@@ -66,6 +66,7 @@ import Testing
                     // No foreign key: with mail on, the notice of the deletion stays queued
                     // (`SecurityNoticeFlowTests`); this server has mail off, so nothing is.
                     ("mail_outbox", "SELECT count(*) FROM mail_outbox WHERE lower(recipient) = \(normalized)"),
+                    ("account_events", "SELECT count(*) FROM account_events WHERE account_id = \(id)"),
                 ]
                 var tables: [String] = []
                 for (table, query) in checks
@@ -87,6 +88,9 @@ import Testing
                     "recovery_codes", "passkey_registration_challenges", "passkey_authentication_challenges",
                     "passkey_account_registrations", "password_failures", "rate_limit_windows", "schema_migrations",
                     "email_codes", "mail_outbox", "account_events",
+                    // (v3) Counts per UTC day of every account together (the adoption figures'
+                    // cache): no row names an account, and a deletion forgets the days it touched.
+                    "account_event_days", "account_event_days_done",
                 ])
 
             // The email is free again.

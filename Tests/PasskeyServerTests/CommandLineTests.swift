@@ -58,6 +58,7 @@ import Testing
         #expect(badPort.output.contains("PORT"))
         for command in [
             "serve", "migrate", "sweep", "recovery-code", "healthcheck", "import-passwords", "verify-response",
+            "adoption",
         ] {
             await #expect(try run([command, "--help"]).status == 0, "\(command) --help")
         }

@@ -10,7 +10,11 @@ import Testing
     static let modules = [
         "app.js", "api.js", "webauthn.js", "account.js", "passkeys.js", "password.js", "recovery.js",
         "sessions.js", "deletion.js", "messages.js", "session.js", "ui.js", "email.js", "email-sign-in.js",
+        "activity.js", "user-agent.js", "operator.js", "charts.js",
     ]
+    /// The entry points of the two pages (`index.html`, `operator.html`).
+    static let entryModules: Set<String> = ["app.js", "operator.js"]
+    static let operatorToken = "operator-token-for-tests-0123456789"
     /// Modules the server makes when it loads the folder (not files in it).
     static let generatedModules = [AuthenticatorNamesScript.fileName]
     static let assets: [(name: String, contentType: String)] =
@@ -37,14 +41,83 @@ import Testing
             let html = page.text
             #expect(html.contains(#"<script type="module" src="/assets/app.js"></script>"#))
             #expect(html.contains(#"autocomplete="username webauthn""#))
-            // Every <script> has a src; no style attribute, <style> element or on…= handler.
-            let scripts = html.components(separatedBy: "<script").dropFirst()
-            #expect(!scripts.isEmpty && scripts.allSatisfy { $0.prefix { $0 != ">" }.contains(" src=") })
-            #expect(!html.contains("style=") && !html.contains("<style"))
-            let handler = try Regex(#"\son[a-z]+\s*="#).ignoresCase()
-            #expect(html.firstMatch(of: handler) == nil)
-            #expect(!html.contains("javascript:"))
+            #expect(html.contains(#"id="activity-list""#) && html.contains(#"id="not-me""#))
+            try Self.expectNoInlineScriptOrStyle(html)
         }
+    }
+
+    /// Every <script> has a src; no style attribute, <style> element, on…= handler or javascript: URL.
+    static func expectNoInlineScriptOrStyle(_ html: String) throws {
+        let scripts = html.components(separatedBy: "<script").dropFirst()
+        #expect(!scripts.isEmpty && scripts.allSatisfy { $0.prefix { $0 != ">" }.contains(" src=") })
+        #expect(!html.contains("style=") && !html.contains("<style"))
+        let handler = try Regex(#"\son[a-z]+\s*="#).ignoresCase()
+        #expect(html.firstMatch(of: handler) == nil)
+        #expect(!html.contains("javascript:"))
+    }
+
+    /// (v3) `/operator/` (and `/operator`) is the operator page while OPERATOR_TOKEN is set: served
+    /// like `/`, with the same policy, its own module and nothing inline. Serving it needs no token.
+    @Test func operatorPageIsServedWithTheSamePolicyWhileTheTokenIsSet() async throws {
+        try await withServer(environment: ["OPERATOR_TOKEN": Self.operatorToken]) { server, _ in
+            let index = try await server.client.send("GET", "/")
+            let onDisk = try Data(contentsOf: PackagePaths.root.appendingPathComponent("WebClient/operator.html"))
+            for path in ["/operator/", "/operator"] {
+                let page = try await server.client.send("GET", path)
+                #expect(page.status == 200, "\(path)")
+                #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+                #expect(page.headers["cache-control"] == "no-cache")
+                #expect(page.headers["x-content-type-options"] == "nosniff")
+                #expect(page.headers["referrer-policy"] == "no-referrer")
+                #expect(page.headers["content-security-policy"] == index.headers["content-security-policy"])
+                #expect(page.headers["content-security-policy"] == WebClientController.contentSecurityPolicy)
+                #expect(page.body == onDisk, "\(path)")
+                #expect(page.text.contains(#"<script type="module" src="/assets/operator.js"></script>"#))
+                #expect(page.text.contains(#"type="password""#))
+                try Self.expectNoInlineScriptOrStyle(page.text)
+            }
+            let head = try await server.client.send("HEAD", "/operator/")
+            #expect(head.status == 200 && head.body.isEmpty)
+            let post = try await server.client.send("POST", "/operator/")
+            #expect(post.status == 405)
+            #expect(try await server.client.send("GET", "/assets/operator.js").status == 200)
+        }
+    }
+
+    @Test func operatorPageIs404WhileTheTokenIsUnset() async throws {
+        for environment in [[:], ["OPERATOR_TOKEN": ""]] {
+            try await withServer(environment: environment) { server, _ in
+                #expect(try await server.client.send("GET", "/").status == 200)
+                for path in ["/operator/", "/operator", "/operator/index.html"] {
+                    let response = try await server.client.send("GET", path)
+                    #expect(response.status == 404, "\(path)")
+                    #expect(response.headers["content-type"] == "application/problem+json", "\(path)")
+                    #expect(response.code == "not-found", "\(path)")
+                }
+            }
+        }
+    }
+
+    @Test func operatorPageIsOffWithTheWebClient() async throws {
+        try await withServer(environment: ["OPERATOR_TOKEN": Self.operatorToken, "WEB_CLIENT": "off"]) { server, _ in
+            let response = try await server.client.send("GET", "/operator/")
+            #expect(response.status == 404)
+        }
+    }
+
+    /// The token is kept in memory only: neither the operator page's modules nor the ones they
+    /// import touch storage or cookies.
+    @Test func operatorPageKeepsTheTokenInMemoryOnly() throws {
+        let folder = PackagePaths.root.appendingPathComponent("WebClient/assets")
+        for name in ["operator.js", "charts.js", "api.js", "ui.js"] {
+            let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            for forbidden in ["localStorage", "sessionStorage", "document.cookie", "indexedDB"] {
+                #expect(!source.contains(forbidden), "\(name) uses \(forbidden)")
+            }
+        }
+        let source = try String(contentsOf: folder.appendingPathComponent("operator.js"), encoding: .utf8)
+        let imports = source.matches(of: try Regex(#"from "\./([a-z-]+\.js)""#)).compactMap { $0.output[1].substring }
+        #expect(Set(imports.map(String.init)) == ["api.js", "ui.js", "charts.js"])
     }
 
     @Test func assetsHaveTheirContentTypeAndCacheHeader() async throws {
@@ -73,7 +146,7 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(names.count <= WebClientFiles.maximumAssetCount)
         let importPattern = try Regex(#"from "\./([a-z-]+\.js)""#)
-        var imported: Set<String> = ["app.js"]
+        var imported = Self.entryModules
         for name in names where name.hasSuffix(".js") {
             let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
             #expect(source.utf8.count <= WebClientFiles.maximumFileSize, "\(name)")

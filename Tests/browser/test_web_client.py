@@ -28,11 +28,14 @@ the newest mail to the address (next_code). Without MAIL_DIR they are left out, 
 
 import email
 import email.policy
+import json
 import os
 import re
 import secrets
 import sys
 import time
+import urllib.error
+import urllib.request
 
 WEB_URL = os.environ["WEB_URL"].rstrip("/")
 CHROMIUM_BIN = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
@@ -53,6 +56,31 @@ class Failure(Exception):
 def check(condition, message):
     if not condition:
         raise Failure(message)
+
+
+API_AGENT = "browser-test-api/1.0 (second device)"
+
+
+def http(method, path, body=None, token=None):
+    """A call of the API from outside the browser (another device): (status, parsed JSON or None)."""
+    headers = {"Accept": "application/json", "User-Agent": API_AGENT}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(WEB_URL + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=15) as response:
+            text = response.read()
+            return response.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as e:
+        text = e.read()
+        try:
+            return e.code, json.loads(text) if text else None
+        except ValueError:
+            return e.code, None
 
 
 class Mailbox:
@@ -228,6 +256,17 @@ class Page:
         os.makedirs(SCREENSHOT_DIR, exist_ok=True)
         self.driver.save_screenshot(os.path.join(SCREENSHOT_DIR, f"{name}.png"))
 
+    def element_screenshot(self, css, name):
+        """One element whole, also where it is taller than the window."""
+        import base64
+        os.makedirs(SCREENSHOT_DIR, exist_ok=True)
+        rect = self.driver.execute_script("""const r = document.querySelector(arguments[0]).getBoundingClientRect();
+            return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height}""", css)
+        shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True, "clip": dict(rect, scale=1)})
+        with open(os.path.join(SCREENSHOT_DIR, f"{name}.png"), "wb") as f:
+            f.write(base64.b64decode(shot["data"]))
+
     def console_errors(self):
         """SEVERE console entries not provoked on purpose by the current step."""
         errors = []
@@ -377,6 +416,78 @@ def main():
         page.click("#passkey-list .rename-save")
         page.wait("the new name", lambda: page.text(".passkey-name") == "Test laptop")
         page.wait_message("Renamed")
+
+    other_tokens = []  # sessions of "another device" (the API from this script)
+
+    def activity_rows():
+        return page.driver.execute_script("""return [...document.querySelectorAll('#activity-list li')].map((e) => ({
+            kind: e.dataset.kind, method: e.dataset.method || null, what: e.querySelector('.event-what').textContent,
+            when: e.querySelector('time').dateTime, meta: e.querySelector('.event-meta').textContent,
+            agent: (e.querySelector('.event-user-agent') || {}).textContent || ''}))""")
+
+    def activity_newest_first():
+        # Another device: a wrong password, then five sign-ins (each a session of its own).
+        status, _ = http("POST", "/v1/sessions", {"email": a_email, "password": password + "x"})
+        check(status == 401, f"wrong password → {status}")
+        for _ in range(5):
+            status, body = http("POST", "/v1/sessions", {"email": a_email, "password": password})
+            check(status == 200, f"API sign-in → {status} {body}")
+            other_tokens.append(body["accessToken"])
+        page.driver.refresh()
+        page.wait_state(view="account", activity="ready")
+        first = activity_rows()
+        check(len(first) == 10, f"the first page holds {len(first)} events, not 10")
+        check(page.el("#activity-more").is_displayed(), "no \"Show more\" with more events than a page")
+        page.click("#activity-more")
+        page.wait("the second page", lambda: len(activity_rows()) > 10 and page.state().get("activity") == "ready")
+        rows = activity_rows()
+        check(not page.el("#activity-more").is_displayed(), "\"Show more\" after the last page")
+        ids = page.driver.execute_script(
+            "return [...document.querySelectorAll('#activity-list li')].map((e) => e.dataset.eventId)")
+        check(len(set(ids)) == len(ids), "an event is listed twice across the pages")
+        whens = [r["when"] for r in rows]
+        check(whens == sorted(whens, reverse=True), f"not newest first: {whens}")
+        # Signing out may be recorded as an ended session; everything else is exactly this:
+        seen = [(r["kind"], r["method"]) for r in rows if r["kind"] != "sessions.ended"]
+        want = [("sign-in", "password")] * 5 + [
+            ("sign-in.failed", "password"), ("passkey.renamed", None), ("sign-in", "passkey"),
+            ("passkey.added", "modal"), ("sign-in", "password"), ("account.created", "password")]
+        check(seen == want, f"events {seen}")
+        by_kind = {}
+        for r in rows:
+            by_kind.setdefault((r["kind"], r["method"]), r)
+        check(by_kind[("sign-in", "passkey")]["what"] == "Signed in with the passkey “Test laptop”",
+              f"passkey sign-in: {by_kind[('sign-in', 'passkey')]['what']!r}")
+        check(by_kind[("passkey.added", "modal")]["what"] == "Passkey “Test laptop” added", "passkey added")
+        check(by_kind[("passkey.renamed", None)]["what"] == "Passkey renamed to “Test laptop”", "renamed")
+        check("wrong password" in by_kind[("sign-in.failed", "password")]["what"], "failed sign-in")
+        check(by_kind[("account.created", "password")]["what"] == "Account created with a password", "created")
+        mine, other = by_kind[("sign-in", "passkey")], by_kind[("sign-in", "password")]
+        check("127.0.0.1" in mine["meta"] or "::1" in mine["meta"], f"no client address: {mine['meta']!r}")
+        check("Chrome" in mine["meta"] and "on Linux" in mine["meta"], f"browser name: {mine['meta']!r}")
+        check("Chrome/" in mine["agent"], f"full user agent: {mine['agent']!r}")
+        check("browser-test-api" in other["meta"] and other["agent"] == API_AGENT, f"API device: {other}")
+        page.driver.execute_script(
+            "document.querySelector('#activity-list .event-agent').open = true")
+        section = "section[aria-labelledby='activity-heading']"
+        page.element_screenshot(section, "activity")
+        return f"{len(rows)} events over 2 pages; newest: {rows[0]['what']}"
+
+    def this_was_not_me():
+        status, _ = http("GET", "/v1/account", token=other_tokens[-1])
+        check(status == 200, f"the other device's session before: {status}")
+        page.click("#not-me")
+        page.confirm()
+        page.wait_message("Every other session was ended")
+        page.wait_state(view="account", activity="ready", sessions="ready")
+        for token in other_tokens:
+            status, body = http("GET", "/v1/account", token=token)
+            check(status == 401, f"another device's session still works after \"This wasn't me\": {status} {body}")
+        rows = activity_rows()
+        check(rows[0]["kind"] == "sessions.ended" and rows[0]["what"] == "Every other session was ended",
+              f"newest event {rows[0]}")
+        check(len(session_rows()) == 1 and session_rows()[0]["current"], f"sessions {session_rows()}")
+        return f"{len(other_tokens)} other sessions ended"
 
     def remove_password_needs_recovery():
         page.allowed_errors.append(("/v1/account/password", 409))
@@ -658,6 +769,7 @@ def main():
         ("remove_password_refused", remove_password_refused), ("modal_add_passkey", modal_add),
         ("sign_out", sign_out), ("passkey_sign_in_button", passkey_button_sign_in),
         ("account_lists_passkey", account_lists_passkey), ("rename_passkey", rename),
+        ("activity_newest_first", activity_newest_first), ("this_was_not_me", this_was_not_me),
         ("remove_password_needs_recovery", remove_password_needs_recovery),
         ("create_recovery_codes", create_recovery_codes), ("remove_password", remove_password),
         ("autofill_sign_in", autofill_sign_in), ("recovery_sign_in", recovery_sign_in_other_device),

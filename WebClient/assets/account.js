@@ -9,8 +9,9 @@ import * as recovery from "./recovery.js";
 import * as sessions from "./sessions.js";
 import * as deletion from "./deletion.js";
 import * as email from "./email.js";
+import * as activity from "./activity.js";
 
-const sections = [email, recovery, passkeys, password, sessions, deletion];
+const sections = [email, recovery, passkeys, password, sessions, activity, deletion];
 
 const METHODS = {
   password: "a password",
@@ -39,4 +40,5 @@ export function resetAccount() {
   $("recovery-offer").hidden = true;
   email.reset();
   $("session-list").replaceChildren();
+  activity.reset();
 }

@@ -71,6 +71,7 @@ final class CompositionRoot: Sendable {
             maintenance: PostgresMaintenanceRepository(
                 pool: pool, migrations: runner, passwordFailureWindow: Int(policy.passwordFailureWindow),
                 eventRetentionDays: configuration.accountEventRetentionDays),
+            adoption: PostgresAdoptionRepository(pool: pool),
             mailOutbox: PostgresMailOutboxRepository(pool: pool),
             mailTransport: configuration.mail.map(Self.mailTransport),
             verifier: verifier, hasher: hasher, tokens: OpenSSLSessionTokenGenerator(),

@@ -16,6 +16,8 @@ struct Dependencies: Sendable {
     /// (v3) Reading the activity log.
     let accountEvents: any AccountEventRepository
     let maintenance: any MaintenanceRepository
+    /// (v3) The operators' adoption figures.
+    let adoption: any AdoptionRepository
     /// (v3) The outbox as the background sender sees it, and the transport (nil: mail off).
     let mailOutbox: any MailOutboxRepository
     let mailTransport: (any MailTransport)?

@@ -121,7 +121,11 @@ extension ServerConfiguration {
         guard let logLevel else {
             throw ConfigurationError(variable: "LOG_LEVEL", problem: "must be debug, info, warning or error")
         }
-        return ServerConfiguration(
+        let operatorToken = env["OPERATOR_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let operatorToken, operatorToken.utf8.count < 16 || operatorToken.utf8.count > 512 {
+            throw ConfigurationError(variable: "OPERATOR_TOKEN", problem: "must be 16 to 512 bytes long")
+        }
+        var configuration = ServerConfiguration(
             databaseURL: databaseURL, host: host, port: port, policy: policy, allowedOrigins: origins,
             appleAppIDs: reader.list("PASSKEY_APPLE_APP_IDS", default: []), androidApps: androidApps,
             relatedOrigins: relatedOrigins, attestationPolicy: attestationPolicy, trustAnchorsDirectory: anchors,
@@ -143,6 +147,8 @@ extension ServerConfiguration {
             webClientEnabled: webClientEnabled, mail: mail,
             accountEventRetentionDays: try reader.integer(
                 "ACCOUNT_EVENT_RETENTION_DAYS", default: 400, range: 1...36_500))
+        configuration.operatorToken = operatorToken
+        return configuration
     }
 
     /// (v3) `MAIL_URL`, `MAIL_FROM` and `MAIL_MAX_ATTEMPTS`; nil (mail off) when `MAIL_URL` is unset.

@@ -31,6 +31,9 @@ struct ServerConfiguration: Sendable {
     var httpRequestHeadTimeoutSeconds: Int = 10
     /// `METRICS_TOKEN`: when set, `/metrics` needs it as a bearer token.
     var metricsToken: String?
+    /// (v3) `OPERATOR_TOKEN`: the bearer token of `GET /v1/operator/adoption`; nil (unset) answers
+    /// it 404, as if the route did not exist.
+    var operatorToken: String?
     /// `DATABASE_PREPARED_STATEMENTS` (`on`/`off`): off behind a transaction-pooling PgBouncer.
     var databasePreparedStatements: Bool = true
     /// `WEB_CLIENT`: serve the reference web client at `/` (on by default).

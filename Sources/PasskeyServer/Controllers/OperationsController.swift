@@ -12,6 +12,8 @@ struct OperationsController: Sendable {
     let metricsToken: ConfiguredTokenCheck
     /// The password-hashing queue, shown as gauges in `/metrics`.
     var passwordHashing: (@Sendable () -> PasswordHashingLoad)?
+    /// (v3) The accounts by stage, recomputed at most once a minute (`passkey_accounts`).
+    var accountStages: AccountStagesGauge?
 
     func register(in routes: inout Routes) {
         routes.anyone(.get, "/healthz", health)
@@ -48,6 +50,13 @@ struct OperationsController: Sendable {
             text += "# HELP passkey_password_hash_refused_total Password hashing refused because the queue was full.\n"
             text += "# TYPE passkey_password_hash_refused_total counter\n"
             text += "passkey_password_hash_refused_total \(load.refused)\n"
+        }
+        if let stages = await accountStages?.current() {
+            text += "# HELP passkey_accounts Accounts by migration stage (recomputed at most once a minute).\n"
+            text += "# TYPE passkey_accounts gauge\n"
+            text += "passkey_accounts{stage=\"password_only\"} \(stages.passwordOnly)\n"
+            text += "passkey_accounts{stage=\"password_and_passkey\"} \(stages.passwordAndPasskey)\n"
+            text += "passkey_accounts{stage=\"passkey_only\"} \(stages.passkeyOnly)\n"
         }
         return HTTPResponse(
             status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8))

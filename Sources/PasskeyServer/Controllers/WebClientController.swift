@@ -2,11 +2,15 @@ internal import Foundation
 internal import PasskeyHTTP
 
 /// `GET /` and `GET /assets/{file}`: the reference web client, from memory, with a strict
-/// Content-Security-Policy. `index.html` is revalidated on every load (`no-cache` + ETag), so a
+/// Content-Security-Policy; (v3) `GET /operator/` (and `/operator`), the operator page, only while
+/// `OPERATOR_TOKEN` is set (otherwise the paths are unknown: 404). `index.html` is revalidated on every load (`no-cache` + ETag), so a
 /// new deployment is picked up at once; assets may be cached for a few minutes.
 struct WebClientController: Sendable {
     /// nil when `WEB_CLIENT` is on but the folder was not found: every request is then 404.
     let files: WebClientFiles?
+    /// (v3) `OPERATOR_TOKEN` is set: `/operator/` is served. The page asks for the token itself;
+    /// serving it needs none (it holds no figures).
+    var operatorPageEnabled = false
 
     /// No inline script or style, nothing from another origin, no framing, no foreign form targets.
     static let contentSecurityPolicy =
@@ -18,11 +22,21 @@ struct WebClientController: Sendable {
     func register(in routes: inout Routes) {
         routes.anyone(.get, "/", index)
         routes.anyone(.get, "/assets/{file}", asset)
+        if operatorPageEnabled {
+            routes.anyone(.get, "/operator/", operatorPage)
+            routes.anyone(.get, "/operator", operatorPage)
+        }
     }
 
     @Sendable func index(_ request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {
         guard let files else { throw Problem.notFound }
         return Self.response(files.index, cacheControl: Self.indexCacheControl, request: request)
+    }
+
+    /// The same page at `/operator` and `/operator/`: it names its assets by absolute path.
+    @Sendable func operatorPage(_ request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {
+        guard let page = files?.operatorPage else { throw Problem.notFound }
+        return Self.response(page, cacheControl: Self.indexCacheControl, request: request)
     }
 
     @Sendable func asset(_ request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {

@@ -204,3 +204,13 @@ extension RecentSignInError: ProblemConvertible {
         }
     }
 }
+
+extension AdoptionFiguresError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
+        case .invalidDays: .invalidRequest("days must be a whole number from 1 to 366.")
+        case .unavailable: .unavailable
+        case .internalFailure(let cause): .internalFailure(cause: cause)
+        }
+    }
+}

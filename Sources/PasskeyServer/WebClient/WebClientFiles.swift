@@ -1,12 +1,15 @@
 internal import Foundation
 internal import PasskeyApplication
 
-/// The reference web client (`WebClient/`): `index.html` and the files directly inside
-/// `assets/`, read once at start, plus `assets/authenticator-names.js` made from the server's own
+/// The reference web client (`WebClient/`): `index.html`, (v3) `operator.html` (the operator page)
+/// and the files directly inside `assets/`, read once at start, plus `assets/authenticator-names.js` made from the server's own
 /// table (`AuthenticatorNamesScript`). Only these names are ever served, from memory, so no request
 /// path reaches the file system (nothing to traverse).
 struct WebClientFiles: Sendable {
     let index: StaticFile
+    /// (v3) `operator.html`, served at `/operator/` while `OPERATOR_TOKEN` is set; nil when the
+    /// folder has none.
+    var operatorPage: StaticFile? = nil
     /// Asset file name (no folder) → file.
     let assets: [String: StaticFile]
 
@@ -14,11 +17,14 @@ struct WebClientFiles: Sendable {
     static let maximumFileSize = 1 << 20
     static let maximumAssetCount = 64
 
-    /// Reads `folder/index.html` and `folder/assets/*`; assets with an unknown extension, hidden
+    /// Reads `folder/index.html`, `folder/operator.html` (when present) and `folder/assets/*`; assets with an unknown extension, hidden
     /// files and subfolders are skipped. `digester` makes each file's ETag.
     static func load(from folder: URL, digester: any SecretDigester) throws(ConfigurationError) -> WebClientFiles {
         let fileManager = FileManager.default
         let index = try read(folder.appendingPathComponent("index.html"), digester)
+        let operatorURL = folder.appendingPathComponent("operator.html")
+        let operatorPage =
+            fileManager.fileExists(atPath: operatorURL.path) ? try read(operatorURL, digester) : nil
         let assetsFolder = folder.appendingPathComponent("assets")
         let names: [String]
         do {
@@ -40,7 +46,7 @@ struct WebClientFiles: Sendable {
         }
         assets[AuthenticatorNamesScript.fileName] = AuthenticatorNamesScript.make(
             from: KnownAuthenticatorNames.names, digester: digester)
-        return WebClientFiles(index: index, assets: assets)
+        return WebClientFiles(index: index, operatorPage: operatorPage, assets: assets)
     }
 
     private static func read(_ url: URL, _ digester: any SecretDigester) throws(ConfigurationError) -> StaticFile {

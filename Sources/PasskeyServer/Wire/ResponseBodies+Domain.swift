@@ -43,3 +43,30 @@ extension AccountEventResponseBody {
             sessionID: event.sessionID?.description)
     }
 }
+
+extension AdoptionResponseBody {
+    init(_ figures: AdoptionFigures) {
+        let a = figures.accounts
+        self.init(
+            generatedAt: figures.generatedAt,
+            accounts: Accounts(
+                total: a.total, passwordOnly: a.passwordOnly, passwordAndPasskey: a.passwordAndPasskey,
+                passkeyOnly: a.passkeyOnly, emailVerified: a.emailVerified),
+            days: figures.days.map { day in
+                Day(
+                    date: day.date.description,
+                    signIns: SignIns(
+                        password: day.signIns.password, passkey: day.signIns.passkey,
+                        recovery: day.signIns.recovery, email: day.signIns.email),
+                    passkeysAdded: PasskeysAdded(
+                        modal: day.passkeysAdded.modal, conditional: day.passkeysAdded.conditional,
+                        signUp: day.passkeysAdded.signUp),
+                    accountsCreated: AccountsCreated(
+                        password: day.accountsCreated.password, passkey: day.accountsCreated.passkey),
+                    passwordsRemoved: day.passwordsRemoved)
+            },
+            upgrade: Upgrade(
+                passwordSignIns: figures.upgrade.passwordSignIns, followedByPasskey: figures.upgrade.followedByPasskey,
+                rate: figures.upgrade.rate))
+    }
+}

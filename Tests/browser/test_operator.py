@@ -1,0 +1,422 @@
+#!/usr/bin/env python3
+"""(v3) The operator page (/operator/) in headless Chromium, against a server of its own whose
+database starts empty (so "no sign-ins yet" can be seen) and whose OPERATOR_TOKEN is known.
+
+Started by scripts/browser-test.sh, which provides:
+
+  OPERATOR_URL      http://localhost:P (the second server; OPERATOR_TOKEN set)
+  OPERATOR_TOKEN    its token
+  OPERATOR_DB       libpq conninfo of its database (psql seeds account_events and accounts)
+  CHROMIUM_BIN, CHROMEDRIVER_BIN, WORK_DIR, SCREENSHOT_DIR, SUMMARY_FILE  as for the other parts
+
+Steps, in order (a failed step fails the later ones): the page asks for the token; a wrong token
+is refused in words and asked again; the right one on the empty database shows "no sign-ins yet"
+instead of axes (screenshot operator-empty.png); then a known mix is seeded (SQL into accounts,
+passkey_credentials and account_events over the last 20 days, plus one real password sign-up and
+sign-in over HTTP) and every number on the page is compared with the API's JSON for the same
+window, and the API's JSON with the seed (screenshot operator-data.png); the 7-day window differs
+and matches too; the token is in no storage or cookie, and a reload forgets it.
+"""
+
+import base64
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+URL = os.environ["OPERATOR_URL"].rstrip("/")
+TOKEN = os.environ["OPERATOR_TOKEN"]
+DB = os.environ["OPERATOR_DB"]
+CHROMIUM_BIN = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+CHROMEDRIVER_BIN = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
+WORK_DIR = os.environ.get("WORK_DIR", "/tmp")
+SCREENSHOT_DIR = os.environ.get("SCREENSHOT_DIR", os.path.join(WORK_DIR, "screenshots"))
+SUMMARY_FILE = os.environ.get("SUMMARY_FILE")
+WAIT_S = 20
+results = []
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def http(method, path, body=None, token=None):
+    """(status, parsed JSON or None)."""
+    headers = {"Accept": "application/json", "User-Agent": "operator-test/1.0"}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(URL + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=15) as response:
+            text = response.read()
+            return response.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as e:
+        text = e.read()
+        try:
+            return e.code, json.loads(text) if text else None
+        except ValueError:
+            return e.code, None
+
+
+def adoption(days):
+    status, body = http("GET", f"/v1/operator/adoption?days={days}", token=TOKEN)
+    check(status == 200, f"GET /v1/operator/adoption?days={days} → {status} {body}")
+    return body
+
+
+# ---- the seed: a known mix, and what the figures must then be ----
+def seed_rows():
+    """Accounts (① 6, ② 3, ③ 2; 3 with a verified address) and events over the last 20 days."""
+    def account(i):
+        return f"00000000-0000-4000-8000-{i:012d}"
+
+    stages = ["password"] * 6 + ["both"] * 3 + ["passkey"] * 2
+    events = []  # (account index, days ago, kind, method, had_passkey, session index or None)
+    session = iter(range(1, 10_000))
+    for i, stage in enumerate(stages, 1):
+        events.append((i, 19, "account.created", "passkey" if stage == "passkey" else "password", None, None))
+        if stage == "passkey":
+            events.append((i, 19, "passkey.added", "sign-up", None, next(session)))
+    # Per day: password sign-ins of accounts without a passkey (some followed by an automatic or
+    # a modal upgrade in the same session), passkey sign-ins, the odd recovery and email code.
+    for ago in (0, 1, 2, 3, 5, 8, 12, 15):
+        for n in range(1 + ago % 3):
+            s = next(session)
+            events.append((1 + n, ago, "sign-in", "password", False, s))
+            if ago in (1, 8) and n == 0:
+                events.append((1 + n, ago, "passkey.added", "conditional" if ago == 1 else "modal", None, s))
+        for n in range(ago % 4):
+            events.append((7 + n % 3, ago, "sign-in", "passkey", None, next(session)))
+        events.append((7, ago, "sign-in", "password", True, next(session)))
+    events += [(10, 2, "sign-in", "recovery", None, 900), (4, 3, "sign-in", "email", None, 901),
+               (5, 4, "sign-in.failed", "password", None, None), (8, 6, "password.removed", None, None, None),
+               (9, 9, "account.reclaimed", None, None, None)]
+    return stages, account, events
+
+
+def seed_sql():
+    stages, account, events = seed_rows()
+    lines = ["BEGIN;", "SET TIME ZONE 'UTC';"]
+    for i, stage in enumerate(stages, 1):
+        a = account(i)
+        lines.append(f"INSERT INTO accounts (id, display_name, created_at) VALUES ('{a}', 'Seed {i}', now() - interval '20 days');")
+        verified = "now()" if i % 3 == 0 else "NULL"
+        lines.append(
+            f"INSERT INTO account_emails (id, account_id, email, normalized_email, verified_at) VALUES "
+            f"(gen_random_uuid(), '{a}', 'seed-{i}@example.com', 'seed-{i}@example.com', {verified});")
+        if stage in ("password", "both"):
+            lines.append(f"INSERT INTO password_credentials (account_id, password_hash) VALUES ('{a}', 'seed-not-a-hash');")
+        if stage in ("both", "passkey"):
+            lines.append(
+                "INSERT INTO passkey_credentials (credential_id, account_id, public_key, algorithm, aaguid, backup_eligible, "
+                "backup_state, attestation_format, attestation_type, user_verified, name) VALUES "
+                f"('\\x{i:04x}'::bytea, '{a}', '\\x01'::bytea, -7, '00000000-0000-0000-0000-000000000000', true, true, "
+                f"'none', 'none', true, 'Seed passkey');")
+    for n, (i, ago, kind, method, had, s) in enumerate(events):
+        # Yesterday and before: one hour into that UTC day; today: a minute ago (never in the future).
+        when = "greatest(date_trunc('day', now()), now() - interval '1 minute')" if ago == 0 else f"date_trunc('day', now()) - interval '{ago} days' + interval '1 hour'"
+        method_sql = f"'{method}'" if method else "NULL"
+        had_sql = "NULL" if had is None else ("true" if had else "false")
+        session_sql = f"'00000000-0000-4000-9000-{s:012d}'" if s else "NULL"
+        credential = "'\\x0007'::bytea" if kind in ("passkey.added",) or (kind == "sign-in" and method == "passkey") else "NULL"
+        lines.append(
+            "INSERT INTO account_events (id, account_id, kind, occurred_at, client_address, user_agent, method, "
+            f"credential_id, session_id, had_passkey) VALUES (gen_random_uuid(), '{account(i)}', '{kind}', {when}, "
+            f"'192.0.2.{1 + n % 200}', 'seed', {method_sql}, {credential}, {session_sql}, {had_sql});")
+    lines.append("COMMIT;")
+    return "\n".join(lines)
+
+
+def expected(days, extra):
+    """The figures the seed (plus `extra` events of real flows today) must give for `days`."""
+    stages, _, events = seed_rows()
+    events = events + extra
+    window = {ago for ago in range(days)}
+    totals = {"password": 0, "passkey": 0, "recovery": 0, "email": 0, "modal": 0, "conditional": 0, "sign-up": 0}
+    upgrade_sessions, followed = set(), set()
+    for _, ago, kind, method, had, s in events:
+        if ago not in window:
+            continue
+        if kind == "sign-in":
+            totals[method] += 1
+            if method == "password" and had is False:
+                upgrade_sessions.add(s)
+        if kind == "passkey.added":
+            totals[method] += 1
+    for _, ago, kind, method, _, s in events:
+        if kind == "passkey.added" and s in upgrade_sessions:
+            followed.add(s)
+    return {
+        "accounts": {"passwordOnly": stages.count("password"), "passwordAndPasskey": stages.count("both"),
+                     "passkeyOnly": stages.count("passkey")},
+        "signIns": {k: totals[k] for k in ("password", "passkey", "recovery", "email")},
+        "added": {"modal": totals["modal"], "conditional": totals["conditional"], "signUp": totals["sign-up"]},
+        "upgrade": {"passwordSignIns": len(upgrade_sessions), "followedByPasskey": len(followed)},
+    }
+
+
+def api_figures(body):
+    """The page's data-figure keys, from the API's JSON."""
+    days = body["days"]
+    figures = {f"accounts.{k}": v for k, v in body["accounts"].items()}
+    total = 0
+    for method in ("password", "passkey", "recovery", "email"):
+        figures[f"signIns.{method}"] = sum(d["signIns"][method] for d in days)
+        total += figures[f"signIns.{method}"]
+    figures["signIns.total"] = total
+    for mode in ("modal", "conditional", "signUp"):
+        figures[f"added.{mode}"] = sum(d["passkeysAdded"][mode] for d in days)
+    figures["added.total"] = sum(figures[f"added.{m}"] for m in ("modal", "conditional", "signUp"))
+    figures["share.window"] = figures["signIns.passkey"] / total if total else 0
+    for key, value in body["upgrade"].items():
+        figures[f"upgrade.{key}"] = value
+    return figures
+
+
+class Page:
+    def __init__(self):
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM_BIN
+        for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run",
+                    "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+                    "--disable-sync", "--disable-component-update", "--password-store=basic", "--window-size=1200,900",
+                    "--lang=en-US", f"--user-data-dir={os.path.join(WORK_DIR, 'chromium-profile-operator')}"):
+            options.add_argument(arg)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        service = Service(executable_path=CHROMEDRIVER_BIN,
+                          log_output=os.path.join(WORK_DIR, "chromedriver-operator.log"))
+        self.driver = webdriver.Chrome(service=service, options=options)
+        self.driver.set_page_load_timeout(30)
+        self.allowed_errors = []
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def state(self):
+        return self.js("return Object.assign({}, document.documentElement.dataset)")
+
+    def text(self, css):
+        return self.js("const e = document.querySelector(arguments[0]); return e && !e.closest('[hidden]') ? e.textContent : ''", css)
+
+    def wait(self, what, predicate):
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            try:
+                value = predicate()
+                if value:
+                    return value
+            except Exception:  # noqa: BLE001 - mid-render
+                pass
+            time.sleep(0.05)
+        raise Failure(f"timed out waiting for {what}; state {self.state()}, message {self.text('#message')!r}")
+
+    def type(self, css, value):
+        from selenium.webdriver.common.by import By
+        field = self.driver.find_element(By.CSS_SELECTOR, css)
+        field.clear()
+        field.send_keys(value)
+
+    def click(self, css):
+        from selenium.webdriver.common.by import By
+        self.wait(f"{css} visible", lambda: self.driver.find_element(By.CSS_SELECTOR, css).is_displayed())
+        self.driver.find_element(By.CSS_SELECTOR, css).click()
+
+    def figures(self):
+        return self.js("""const out = {};
+            for (const e of document.querySelectorAll('#figures [data-figure]')) out[e.dataset.figure] =
+              {value: Number(e.dataset.value), text: e.textContent};
+            return out;""")
+
+    def full_screenshot(self, name):
+        """The whole page, not just the window."""
+        os.makedirs(SCREENSHOT_DIR, exist_ok=True)
+        metrics = self.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})
+        size = metrics.get("cssContentSize") or metrics["contentSize"]
+        shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}})
+        with open(os.path.join(SCREENSHOT_DIR, f"{name}.png"), "wb") as f:
+            f.write(base64.b64decode(shot["data"]))
+
+    def console_errors(self):
+        errors = []
+        for entry in self.driver.get_log("browser"):
+            message = entry.get("message", "")
+            if entry.get("level") == "SEVERE" and not any(
+                    f"{URL}{path}" in message and f"status of {status}" in message for path, status in self.allowed_errors):
+                errors.append(message)
+        self.allowed_errors = []
+        return errors
+
+
+def main():
+    try:
+        page = Page()
+    except Exception as e:  # noqa: BLE001
+        print(f"FAIL operator_start: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}", flush=True)
+        results.append(False)
+        return finish()
+    failed = []
+    extra = []  # events of the real flows, as seed_rows() tuples
+
+    def step(name, fn):
+        label = f"operator_{len(results) + 1:02d}_{name}"
+        if failed:
+            print(f"FAIL {label}: needs {failed[0]}", flush=True)
+            results.append(False)
+            return
+        try:
+            note = fn()
+            errors = page.console_errors()
+            check(not errors, "browser console errors: " + " | ".join(errors[:5]))
+            results.append(True)
+            print(f"PASS {label}" + (f" ({note})" if note else ""), flush=True)
+        except Exception as e:  # noqa: BLE001
+            results.append(False)
+            failed.append(label)
+            reason = str(e) if isinstance(e, Failure) else f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+            print(f"FAIL {label}: {reason}", flush=True)
+            try:
+                page.full_screenshot(label + "-failed")
+            except Exception:  # noqa: BLE001
+                pass
+
+    def open_page():
+        page.driver.get(URL + "/operator/")
+        page.wait("the token form", lambda: page.state().get("operator") == "asking")
+        check(page.js("return document.activeElement.id") == "operator-token", "the token field is not focused")
+        check(page.js("return document.getElementById('figures').hidden"), "figures shown without a token")
+
+    def wrong_token():
+        page.allowed_errors.append(("/v1/operator/adoption", 401))
+        page.type("#operator-token", "not-the-operator-token")
+        page.click("#token-submit")
+        page.wait("the refusal", lambda: page.state().get("operator") == "wrong-token")
+        check("token is wrong" in page.text("#message"), f"message {page.text('#message')!r}")
+        check(page.js("return document.activeElement.id") == "operator-token", "not asked again")
+        page.full_screenshot("operator-wrong-token")
+
+    def empty_database():
+        page.type("#operator-token", TOKEN)
+        page.click("#token-submit")
+        page.wait("the figures", lambda: page.state().get("operator") == "ready")
+        check(page.state().get("empty") == "true", f"state {page.state()}")
+        for chart in ("#chart-sign-ins", "#chart-share"):
+            check("No sign-ins yet" in page.text(f"{chart} .empty"), f"{chart}: {page.text(chart)!r}")
+            check(page.js("return document.querySelectorAll(arguments[0] + ' svg').length", chart) == 0,
+                  f"{chart} draws axes with no data")
+        check("No sign-ins yet" in page.text("#chart-upgrade .empty"), "the upgrade rate is not explained")
+        shown = page.figures()
+        api = api_figures(adoption(30))
+        check(all(shown[k]["value"] == 0 for k in ("signIns.total", "added.total", "upgrade.rate")), f"{shown}")
+        check(all(abs(shown[k]["value"] - v) < 1e-9 for k, v in api.items() if k in shown), f"page {shown} api {api}")
+        page.full_screenshot("operator-empty")
+
+    def seed():
+        run = secrets.token_hex(4)
+        sql = seed_sql()
+        done = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", DB], input=sql, text=True,
+                              capture_output=True, timeout=60)
+        check(done.returncode == 0, f"psql: {done.stderr.strip()[:300]}")
+        # Real flows too: a password sign-up and a sign-in over HTTP.
+        email, password = f"operator-{run}@example.com", f"operator horse battery {run}"
+        status, body = http("POST", "/v1/accounts", {"email": email, "password": password, "displayName": "Real"})
+        check(status == 201, f"sign-up → {status} {body}")
+        status, body = http("POST", "/v1/sessions", {"email": email, "password": password})
+        check(status == 200, f"sign-in → {status} {body}")
+        status, activity = http("GET", "/v1/account/activity", token=body["accessToken"])
+        recorded = status == 200 and len(activity.get("events", [])) >= 2
+        if recorded:  # the server writes events for its flows: they count
+            extra.extend([(0, 0, "account.created", "password", None, None),
+                          (0, 0, "sign-in", "password", False, "real")])
+        return f"{len(seed_rows()[2])} seeded events, real flows {'recorded' if recorded else 'not recorded by this server'}"
+
+    def compare(days):
+        page.js("const s = document.getElementById('days'); s.value = arguments[0]; "
+                "s.dispatchEvent(new Event('change'))", str(days))
+        page.wait(f"the {days}-day figures", lambda: page.state().get("operator") == "ready"
+                  and f"last {days} days" in page.text("#generated-at"))
+        body = adoption(days)
+        api = api_figures(body)
+        shown = page.figures()
+        check(set(api) <= set(shown), f"figures missing on the page: {sorted(set(api) - set(shown))}")
+        for key, value in api.items():
+            check(abs(shown[key]["value"] - value) < 1e-9, f"{key}: page {shown[key]} api {value}")
+            if isinstance(value, int) and not isinstance(value, bool):
+                check(f"{value:,}" in shown[key]["text"], f"{key}: shown {shown[key]['text']!r}, api {value}")
+        # ... and the API with the seed.
+        want = expected(days, extra)
+        check(body["accounts"]["passwordOnly"] == want["accounts"]["passwordOnly"] + 1
+              and body["accounts"]["passwordAndPasskey"] == want["accounts"]["passwordAndPasskey"]
+              and body["accounts"]["passkeyOnly"] == want["accounts"]["passkeyOnly"],
+              f"stages {body['accounts']} vs seed {want['accounts']} and the real password account")
+        for method, n in want["signIns"].items():
+            check(api[f"signIns.{method}"] == n, f"signIns.{method}: api {api[f'signIns.{method}']} seed {n}")
+        for mode, n in want["added"].items():
+            check(api[f"added.{mode}"] == n, f"added.{mode}: api {api[f'added.{mode}']} seed {n}")
+        for key, n in want["upgrade"].items():
+            check(body["upgrade"][key] == n, f"upgrade.{key}: api {body['upgrade'][key]} seed {n}")
+        check(len(body["days"]) == days, f"{len(body['days'])} days for days={days}")
+        rows = page.js("return document.querySelectorAll('#chart-sign-ins tbody tr').length")
+        check(rows == days, f"the sign-ins table has {rows} rows for {days} days")
+        check(page.js("return document.querySelectorAll('#chart-sign-ins svg rect.bar').length") > 0, "no bars drawn")
+        check(page.js("return document.querySelectorAll('#chart-share svg circle.dot').length") > 0, "no share drawn")
+        check(page.js("return document.querySelector('#chart-sign-ins table caption').textContent") != "", "no caption")
+        check(page.state().get("empty") == "false", f"state {page.state()}")
+        return (f"signIns {api['signIns.total']}, added {api['added.total']}, "
+                f"upgrade {body['upgrade']['followedByPasskey']}/{body['upgrade']['passwordSignIns']}")
+
+    def with_data():
+        note = compare(30)
+        page.click("#show-tables")
+        page.wait("the tables shown", lambda: page.state().get("tables") == "shown")
+        page.full_screenshot("operator-data-tables")
+        page.click("#show-tables")
+        page.full_screenshot("operator-data")
+        return note
+
+    def token_in_memory_only():
+        stored = page.js("return [localStorage.length, sessionStorage.length, document.cookie, "
+                         "document.getElementById('operator-token').value]")
+        check(stored == [0, 0, "", ""], f"storage, cookie, field: {stored}")
+        page.driver.refresh()
+        page.wait("the token asked again after a reload", lambda: page.state().get("operator") == "asking")
+
+    for name, fn in [("open", open_page), ("wrong_token", wrong_token), ("empty_database", empty_database),
+                     ("seed", seed), ("figures_match_api_30_days", with_data),
+                     ("figures_match_api_7_days", lambda: compare(7)),
+                     ("token_in_memory_only", token_in_memory_only)]:
+        step(name, fn)
+    try:
+        page.driver.quit()
+    except Exception:  # noqa: BLE001
+        pass
+    return finish()
+
+
+def finish():
+    passed = sum(1 for ok in results if ok)
+    if SUMMARY_FILE:
+        with open(SUMMARY_FILE, "w", encoding="utf-8") as f:
+            f.write(f"{passed} {len(results) - passed}\n")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -46,8 +46,11 @@ CREATE INDEX account_events_passkey_added_idx ON account_events (occurred_at) IN
 -- else (docs/adoption.md): a cache, not a second bookkeeping. No use case writes it; the
 -- adoption query fills a closed day (one that ended more than an hour ago) the first time it is
 -- asked for, from the events of that day, and reads it from here afterwards. Whatever changes a
--- closed day's events forgets that day (the triggers below), so it is counted again from the
--- events next time: an account's deletion, the retention sweep, an event written late.
+-- closed day's counted events adjusts its counts in the same transaction (the triggers below):
+-- an account's deletion and the retention sweep subtract, an event written late adds. Filling
+-- takes the advisory lock `hashtext('account_event_days')` exclusively and the triggers take it
+-- shared, so a change either commits before a fill reads the events or waits and adjusts the
+-- counts that fill wrote.
 CREATE TABLE account_event_days_done (
     day date CONSTRAINT account_event_days_done_pkey PRIMARY KEY
 );
@@ -59,19 +62,32 @@ CREATE TABLE account_event_days (
     events bigint NOT NULL,
     CONSTRAINT account_event_days_pkey PRIMARY KEY (day, kind, method)
 );
-CREATE FUNCTION account_event_days_forget_late() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION account_event_days_add_late() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    DELETE FROM account_event_days_done WHERE day = (NEW.occurred_at AT TIME ZONE 'UTC')::date;
+    PERFORM pg_advisory_xact_lock_shared(hashtext('account_event_days'));
+    INSERT INTO account_event_days (day, kind, method, events)
+    SELECT done.day, NEW.kind, coalesce(NEW.method, ''), 1
+    FROM account_event_days_done done
+    WHERE done.day = (NEW.occurred_at AT TIME ZONE 'UTC')::date
+    ON CONFLICT (day, kind, method) DO UPDATE SET events = account_event_days.events + 1;
     RETURN NULL;
 END $$;
-CREATE FUNCTION account_event_days_forget_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION account_event_days_subtract_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    DELETE FROM account_event_days_done
-    WHERE day IN (SELECT DISTINCT (occurred_at AT TIME ZONE 'UTC')::date FROM gone);
+    PERFORM pg_advisory_xact_lock_shared(hashtext('account_event_days'));
+    UPDATE account_event_days c SET events = c.events - g.events
+    FROM (SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, kind, coalesce(method, '') AS method,
+                 count(*) AS events
+          FROM gone
+          WHERE kind IN ('sign-in', 'passkey.added', 'account.created', 'password.removed')
+          GROUP BY 1, 2, 3) g
+    WHERE c.day = g.day AND c.kind = g.kind AND c.method = g.method;
     RETURN NULL;
 END $$;
--- Only an event of a day that may be closed already fires it (never one written now).
+-- Only a counted event of a day that may be closed already fires it (never one written now).
 CREATE TRIGGER account_events_late_insert AFTER INSERT ON account_events FOR EACH ROW
-    WHEN (NEW.occurred_at < now() - interval '1 hour') EXECUTE FUNCTION account_event_days_forget_late();
+    WHEN (NEW.occurred_at < now() - interval '1 hour'
+          AND NEW.kind IN ('sign-in', 'passkey.added', 'account.created', 'password.removed'))
+    EXECUTE FUNCTION account_event_days_add_late();
 CREATE TRIGGER account_events_deleted AFTER DELETE ON account_events REFERENCING OLD TABLE AS gone
-    FOR EACH STATEMENT EXECUTE FUNCTION account_event_days_forget_deleted();
+    FOR EACH STATEMENT EXECUTE FUNCTION account_event_days_subtract_deleted();

@@ -47,6 +47,9 @@ package struct PostgresAdoptionRepository: AdoptionRepository {
         let (start, end) = (days.lowerBound.start, days.upperBound.adding(days: 1).start)
         return try await pool.runTransaction { connection async throws(PostgresError) in
             try await Self.tune(connection)
+            // The triggers of migration 0007 take this lock shared: a deletion or a late event
+            // either commits before this reads the events or waits and adjusts what it wrote.
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext('account_event_days'))")
             try await connection.query(
                 """
                 WITH missing AS (
@@ -93,7 +96,7 @@ package struct PostgresAdoptionRepository: AdoptionRepository {
     }
 
     /// The first UTC day that is not closed: today, or yesterday during the first hour of today
-    /// (an event of a closed day arriving late makes the trigger of migration 0007 forget that day).
+    /// (an event of a closed day arriving late is added to its counts by the trigger of migration 0007).
     static let firstOpenDay: StaticString = "((now() - interval '1 hour') AT TIME ZONE 'UTC')::date"
     static let countedKinds: StaticString = "'sign-in', 'passkey.added', 'account.created', 'password.removed'"
 

@@ -209,7 +209,8 @@ import Testing
     }
 
     /// Closed days are counted once and kept (`account_event_days`), yet always agree with the
-    /// events: an event written late into such a day, and an account's deletion, show at once.
+    /// events: an event written late into such a day, and an account's deletion, show at once, by
+    /// adjusting the kept counts (a deletion must not make a year be counted again).
     @Test func closedDaysFollowTheirEventsWhenTheyChange() async throws {
         let clock = FixedClock(Date())
         let today = UTCDay(containing: clock.now)
@@ -250,6 +251,11 @@ import Testing
             #expect(afterDeletion.days[2].signIns == .init(password: 1, passkey: 1, recovery: 0, email: 0))
             #expect(afterDeletion.upgrade == .init(passwordSignIns: 0, followedByPasskey: 0, rate: 0))
             #expect(afterDeletion.accounts.total == 3)
+            // Adjusted, not forgotten: no closed day has to be counted again from the events.
+            let doneAfter = try await pool.withConnection { c async throws(PostgresError) -> Int in
+                try await c.query("SELECT count(*) AS n FROM account_event_days_done").first!.decode(column: "n")
+            }
+            #expect(doneAfter == done, "a deletion adjusts the closed days' counts and keeps them")
         }
     }
 

@@ -19,6 +19,7 @@ package struct PostgresAdoptionRepository: AdoptionRepository {
             // ② as a merge join of the two tables' account indexes, already in order: at a
             // million accounts the planner's parallel hash took 2.5 times as long.
             try await connection.query("SET LOCAL enable_hashjoin = off")
+            try await Self.serial(connection)
             let result = try await connection.query(
                 """
                 SELECT (SELECT count(*) FROM accounts) AS total,
@@ -107,20 +108,28 @@ package struct PostgresAdoptionRepository: AdoptionRepository {
         try await connection.query("SET LOCAL work_mem = '64MB'")
     }
 
+    /// One process for the stages and the upgrade: on two cores, parallel workers each built the
+    /// same hash or scanned the same index again (docs/adoption.md), so they cost more than they gave.
+    static func serial(_ connection: PostgresConnection) async throws(PostgresError) {
+        try await connection.query("SET LOCAL max_parallel_workers_per_gather = 0")
+    }
+
     package func upgrade(days: ClosedRange<UTCDay>) async throws(RepositoryError) -> AdoptionFigures.Upgrade {
         let (start, end) = (days.lowerBound.start, days.upperBound.adding(days: 1).start)
         return try await pool.runTransaction { connection async throws(PostgresError) in
             try await Self.tune(connection)
+            try await Self.serial(connection)
             // A passkey added in a session is added after its sign-in, so only the passkeys
-            // added since the window's start can follow one of its sign-ins: one hash of their
-            // sessions, probed by each sign-in.
+            // added since the window's start can follow one of its sign-ins: their sessions are
+            // one hashed subplan (built once, no DISTINCT), probed by each sign-in.
             let result = try await connection.query(
                 """
-                SELECT count(*) AS password_sign_ins, count(added.session_id) AS followed
-                FROM account_events s
-                LEFT JOIN (SELECT DISTINCT session_id FROM account_events
+                SELECT count(*) AS password_sign_ins,
+                       count(*) FILTER (WHERE s.session_id IN (
+                           SELECT session_id FROM account_events
                            WHERE kind = 'passkey.added' AND session_id IS NOT NULL
-                             AND occurred_at >= \(start)) added ON added.session_id = s.session_id
+                             AND occurred_at >= \(start))) AS followed
+                FROM account_events s
                 WHERE s.kind = 'sign-in' AND s.method = 'password' AND NOT s.had_passkey
                   AND s.occurred_at >= \(start) AND s.occurred_at < \(end)
                 """)

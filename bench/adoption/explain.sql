@@ -5,6 +5,7 @@ SET jit = off;
 SET work_mem = '64MB';
 \echo -- accountStages
 SET enable_hashjoin = off;
+SET max_parallel_workers_per_gather = 0;
 EXPLAIN (ANALYZE, BUFFERS)
 SELECT (SELECT count(*) FROM accounts) AS total,
        (SELECT count(*) FROM password_credentials) AS with_password,
@@ -13,6 +14,7 @@ SELECT (SELECT count(*) FROM accounts) AS total,
         WHERE EXISTS (SELECT 1 FROM passkey_credentials k WHERE k.account_id = p.account_id)) AS password_and_passkey,
        (SELECT count(*) FROM account_emails WHERE verified_at IS NOT NULL) AS email_verified;
 RESET enable_hashjoin;
+RESET max_parallel_workers_per_gather;
 \echo -- dailyCounts (the closed days from account_event_days, the open ones from the events)
 EXPLAIN (ANALYZE, BUFFERS)
 SELECT day - DATE '1970-01-01' AS day, kind, nullif(method, '') AS method, events AS n
@@ -32,11 +34,14 @@ WHERE occurred_at >= :'start' AND occurred_at < :'end'
   AND kind IN ('sign-in', 'passkey.added', 'account.created', 'password.removed')
 GROUP BY 1, 2, 3;
 \echo -- upgrade
+SET max_parallel_workers_per_gather = 0;
 EXPLAIN (ANALYZE, BUFFERS)
-SELECT count(*) AS password_sign_ins, count(added.session_id) AS followed
-FROM account_events s
-LEFT JOIN (SELECT DISTINCT session_id FROM account_events
+SELECT count(*) AS password_sign_ins,
+       count(*) FILTER (WHERE s.session_id IN (
+           SELECT session_id FROM account_events
            WHERE kind = 'passkey.added' AND session_id IS NOT NULL
-             AND occurred_at >= :'start') added ON added.session_id = s.session_id
+             AND occurred_at >= :'start')) AS followed
+FROM account_events s
 WHERE s.kind = 'sign-in' AND s.method = 'password' AND NOT s.had_passkey
   AND s.occurred_at >= :'start' AND s.occurred_at < :'end';
+RESET max_parallel_workers_per_gather;

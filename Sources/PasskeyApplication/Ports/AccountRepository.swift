@@ -127,26 +127,4 @@ extension AccountRepository {
         try await deleteAccount(id: id, notice: nil)
     }
 
-    /// The rule of v2 (only the user's own recovery set counts), and no notice.
-    /// (v3: with its `password.removed` event, from the command line.)
-    package func removePassword(accountID: AccountID, keepingSession: SessionID) async throws(RepositoryError)
-        -> PasswordRemovalOutcome
-    {
-        try await removePassword(
-            accountID: accountID, keepingSession: keepingSession, verifiedEmailCounts: false, notice: nil,
-            event: AccountEventMaker().event(
-                .passwordRemoved, accountID: accountID, sessionID: keepingSession, at: Date(), from: .commandLine))
-    }
-
-    /// A sign-up that mails nothing (mail off, and the tests that need no code), with its
-    /// `account.created` event from the command line.
-    package func createPasswordAccount(_ account: Account, email: AccountEmail, password: PasswordCredential)
-        async throws(RepositoryError)
-    {
-        try await createPasswordAccount(
-            account, email: email, password: password, verification: nil,
-            event: AccountEventMaker().event(
-                .accountCreated(.password), accountID: account.id, sessionID: nil, at: account.createdAt,
-                from: .commandLine))
-    }
 }

@@ -27,16 +27,3 @@ package protocol PasskeyCredentialRepository: Sendable {
         id: CredentialID, accountID: AccountID, keepingSession: SessionID, notice: PendingNotice?, event: AccountEvent
     ) async throws(RepositoryError) -> PasskeyDeletionOutcome
 }
-
-extension PasskeyCredentialRepository {
-    /// Deletes a passkey and queues no notice.
-    package func deleteCredential(id: CredentialID, accountID: AccountID, keepingSession: SessionID)
-        async throws(RepositoryError) -> PasskeyDeletionOutcome
-    {
-        try await deleteCredential(
-            id: id, accountID: accountID, keepingSession: keepingSession, notice: nil,
-            event: AccountEventMaker().event(
-                .passkeyDeleted(credentialID: id), accountID: accountID, sessionID: keepingSession, at: Date(),
-                from: .commandLine))
-    }
-}

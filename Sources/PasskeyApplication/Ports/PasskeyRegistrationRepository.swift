@@ -22,17 +22,3 @@ package protocol PasskeyRegistrationRepository: Sendable {
     func addCredential(_ credential: PasskeyCredential, limit: Int, notice: PendingNotice?, event: AccountEvent)
         async throws(RepositoryError) -> CredentialAddition
 }
-
-extension PasskeyRegistrationRepository {
-    /// Stores a verified passkey and queues no notice.
-    @discardableResult
-    package func addCredential(_ credential: PasskeyCredential, limit: Int) async throws(RepositoryError)
-        -> CredentialAddition
-    {
-        try await addCredential(
-            credential, limit: limit, notice: nil,
-            event: AccountEventMaker().event(
-                .passkeyAdded(.modal, credentialID: credential.id), accountID: credential.accountID, sessionID: nil,
-                at: credential.createdAt, from: .commandLine))
-    }
-}

@@ -10,7 +10,7 @@ tmp=$(mktemp -d /tmp/pkt.XXXXXX)
 cleanup() { scripts/pgbouncer.sh stop "$tmp/bouncer" || true; scripts/pg.sh stop "$tmp" || true; rm -rf "$tmp"; }
 trap cleanup EXIT
 port=$((20000 + RANDOM % 20000))
-conninfo=$(PG_NOSYNC=1 PG_EXTRA_OPTIONS="-c fsync=off -c max_connections=300" scripts/pg.sh start "$tmp" "$port")
+conninfo=$(PG_NOSYNC=1 PG_EXTRA_OPTIONS="-c fsync=off -c max_connections=600" scripts/pg.sh start "$tmp" "$port")
 export PASSKEY_TEST_DATABASE_URL="$conninfo"
 echo "test: throwaway PostgreSQL at $conninfo"
 # PgBouncer in transaction pooling mode in front of it (PgBouncerTests): no dbname, the tests add theirs.

@@ -74,8 +74,10 @@ import Testing
             try await withTestDatabase { _, pool in
                 let mail = MailFixtures.mail(to: "carol@example.org")
                 try await MailFixtures.enqueue([mail], pool: pool)
-                // The "crashed" sender claims under a short lease and never sends.
-                let claimed = try await PostgresMailOutboxRepository(pool: pool).claimDue(limit: 10, lease: 0.5)
+                // The "crashed" sender claims under a short lease and never sends. Short, yet long
+                // enough that the check below runs within it on a machine whose cores are busy
+                // (0.5 s was not, in a loaded make test).
+                let claimed = try await PostgresMailOutboxRepository(pool: pool).claimDue(limit: 10, lease: 3)
                 #expect(claimed.map(\.message.id) == [mail.id])
                 let other = MailFixtures.sender(pool: pool, transport: MailFixtures.smtp(smtp))
                 // While the lease holds, the row is not due for anyone.

@@ -9,6 +9,9 @@ public enum PasskeyClientError: Error, Sendable, Hashable {
     case notSignedIn
     /// The calling task was cancelled.
     case cancelled
+    /// The platform's passkey sheet ended without a credential (the one-call flows of
+    /// `PasskeyAuthorization`): the user cancelled, the device holds an excluded passkey, …
+    case authorization(PasskeyAuthorizationError)
     /// The request did not reach the server or its answer did not arrive (URLSession's error).
     case transport(String)
     /// The answer is not what the contract says (wrong shape, not problem+json on an error, a

@@ -8,15 +8,25 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
-let package = Package(
-    name: "passkey-server",
-    platforms: [.macOS(.v15), .iOS(.v18)],
-    products: [
-        .executable(name: "passkey-server", targets: ["passkey-server"]),
-        // The typed client for iOS apps (and any Swift program): depend on it by this package's URL.
-        .library(name: "PasskeyClient", type: .static, targets: ["PasskeyClient"]),
-    ],
-    targets: [
+/// What an app builds, on every platform: the contract's bodies, the client and its unit tests
+/// (a stubbed URLSession, no server, no database). Foundation only, iOS 16 and macOS 13.
+var products: [Product] = [
+    // The typed client for iOS apps (and any Swift program): depend on it by this package's URL.
+    .library(name: "PasskeyClient", type: .static, targets: ["PasskeyClient"])
+]
+var targets: [Target] = [
+    // The HTTP contract's bodies, compiled by the server and by the client alike (Foundation only).
+    .target(name: "PasskeyWire", swiftSettings: strict),
+    .target(name: "PasskeyClient", dependencies: ["PasskeyWire"], swiftSettings: strict),
+    .testTarget(name: "PasskeyClientTests", dependencies: ["PasskeyClient", "PasskeyWire"], swiftSettings: strict),
+]
+
+// The server, its C libraries and its tests: only when the manifest is evaluated on Linux, where
+// the server is built and deployed (it needs `Synchronization.Mutex`, macOS 15). An app that
+// depends on this package by URL, or `swift build` on a Mac, sees only the targets above.
+#if os(Linux)
+    products.append(.executable(name: "passkey-server", targets: ["passkey-server"]))
+    targets += [
         // C libraries from Debian's packages, one module each, wrapped once.
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
@@ -27,9 +37,6 @@ let package = Package(
 
         // The layers.
         .target(name: "PasskeyDomain", swiftSettings: strict),
-        // The HTTP contract's bodies, compiled by the server and by the client alike (Foundation only).
-        .target(name: "PasskeyWire", swiftSettings: strict),
-        .target(name: "PasskeyClient", dependencies: ["PasskeyWire"], swiftSettings: strict),
         .target(name: "PasskeyApplication", dependencies: ["PasskeyDomain"], swiftSettings: strict),
         .target(name: "PasskeyOpenSSL", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
@@ -59,6 +66,14 @@ let package = Package(
         .executableTarget(name: "passkey-server", dependencies: ["PasskeyServer"], swiftSettings: strict),
 
         // Test support and one test target per source target.
+        // The client's end-to-end flows against the built `passkey-server` executable, reached
+        // only over HTTP as an app reaches it (a real server on a throwaway PostgreSQL database).
+        .testTarget(
+            name: "PasskeyClientEndToEndTests",
+            dependencies: [
+                "PasskeyClient", "PasskeyTestSupport", "PasskeyDatabaseTestSupport", "PasskeyWire", "PasskeyLibpq",
+            ],
+            swiftSettings: strict),
         // Test support without a database (authenticator, fakes, clocks, processes, paths)…
         .target(
             name: "PasskeyTestSupport", dependencies: ["PasskeyDomain", "PasskeyApplication", "PasskeyOpenSSL"],
@@ -92,12 +107,6 @@ let package = Package(
                 "PasskeyServer", "PasskeyTestSupport", "PasskeyDatabaseTestSupport", "PasskeyClient", "PasskeyWire",
             ],
             swiftSettings: strict),
-        // The client's unit tests (a stubbed URLSession) and its end-to-end flows against the built
-        // `passkey-server` executable, reached only over HTTP as an app reaches it.
-        .testTarget(
-            name: "PasskeyClientTests",
-            dependencies: ["PasskeyClient", "PasskeyTestSupport", "PasskeyDatabaseTestSupport", "PasskeyWire"],
-            swiftSettings: strict),
         .testTarget(name: "PasskeyWireTests", dependencies: ["PasskeyWire"], swiftSettings: strict),
         .testTarget(name: "PasskeyHTTPTests", dependencies: ["PasskeyHTTP"], swiftSettings: strict),
         .testTarget(
@@ -111,13 +120,21 @@ let package = Package(
             name: "PasskeyPasswordHashingTests", dependencies: ["PasskeyPasswordHashing", "PasskeyTestSupport"],
             swiftSettings: strict),
     ]
-)
 
-// Fuzzing (docs/webauthn.md, Fuzz/run.sh): only with FUZZ=1, built in its own scratch path with
-// sanitizer flags and libFuzzer's no-main runtime; a plain `swift build` never sees it.
-if Context.environment["FUZZ"] == "1" {
-    package.targets.append(
-        .executableTarget(
-            name: "PasskeyWebAuthnFuzz", dependencies: ["PasskeyWebAuthn"], path: "Fuzz/Sources/PasskeyWebAuthnFuzz",
-            swiftSettings: strict))
-}
+    // Fuzzing (docs/webauthn.md, Fuzz/run.sh): only with FUZZ=1, built in its own scratch path with
+    // sanitizer flags and libFuzzer's no-main runtime; a plain `swift build` never sees it.
+    if Context.environment["FUZZ"] == "1" {
+        targets.append(
+            .executableTarget(
+                name: "PasskeyWebAuthnFuzz", dependencies: ["PasskeyWebAuthn"],
+                path: "Fuzz/Sources/PasskeyWebAuthnFuzz",
+                swiftSettings: strict))
+    }
+#endif
+
+let package = Package(
+    name: "passkey-server",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: products,
+    targets: targets
+)

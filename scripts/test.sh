@@ -24,7 +24,10 @@ echo "== offline checks"
 .tools/venv/bin/check-jsonschema --builtin-schema vendor.compose-spec docker-compose.yml || status=1
 
 echo "== swift format lint"
-swift format lint --strict --recursive Sources Tests Fuzz/Sources Package.swift || status=1
+swift format lint --strict --recursive Sources Tests Fuzz/Sources Examples Package.swift || status=1
+
+echo "== example app's SwiftUI views: syntax only (SwiftUI exists on Apple platforms only; its Presenters and Interactors are built and tested below)"
+swiftc -parse Examples/PasskeyMigrationApp/Sources/PasskeyMigrationApp/Views/*.swift || status=1
 
 echo "== swift build (a warning fails the run)"
 swift build --build-tests 2>&1 | tee "$tmp/build.log" >/dev/null || status=1

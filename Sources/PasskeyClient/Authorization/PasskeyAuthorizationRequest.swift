@@ -16,16 +16,6 @@ public enum PasskeyAuthorizationRequest: Sendable, Hashable {
     /// and returns them with the passkey.
     case accountCreationSheet(PasskeyAccountRegistrationOptions)
 
-    /// Whether the platform shows this request without being asked (AutoFill, conditional
-    /// registration) rather than as a sheet the user called up.
-    public var isModal: Bool {
-        switch self {
-        case .registration(let options): options.requestStyle == .standard
-        case .assertion(_, let presentation): presentation == .modal
-        case .accountRegistration, .accountCreationSheet: true
-        }
-    }
-
     /// The relying party the request is for.
     public var relyingPartyID: String {
         switch self {

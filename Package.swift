@@ -121,3 +121,19 @@ if Context.environment["FUZZ"] == "1" {
             name: "PasskeyWebAuthnFuzz", dependencies: ["PasskeyWebAuthn"], path: "Fuzz/Sources/PasskeyWebAuthnFuzz",
             swiftSettings: strict))
 }
+
+// The example app (Examples/PasskeyMigrationApp, its README): the Presenters and Interactors are
+// built and tested here against the real server; the SwiftUI views (excluded) belong to an Xcode
+// app target and are only parse-checked by scripts/test.sh. Never part of a product.
+#if os(Linux)
+    package.targets += [
+        .target(
+            name: "PasskeyMigrationApp", dependencies: ["PasskeyClient"],
+            path: "Examples/PasskeyMigrationApp/Sources/PasskeyMigrationApp", exclude: ["Views"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PasskeyMigrationAppTests",
+            dependencies: ["PasskeyMigrationApp", "PasskeyClient", "PasskeyTestSupport", "PasskeyDatabaseTestSupport"],
+            path: "Examples/PasskeyMigrationApp/Tests/PasskeyMigrationAppTests", swiftSettings: strict),
+    ]
+#endif

@@ -37,6 +37,11 @@ internal import PasskeyClient
         return false
     }
 
+    /// After a sign-out.
+    func reset() {
+        state = .editing
+    }
+
     func createWithForm() async {
         guard canSubmit else { return }
         let (email, displayName) = (email, displayName)

@@ -68,6 +68,10 @@ internal import PasskeyClient
         account = nil
         user = nil
         upgrade = nil
+        passwordSignIn.reset()
+        passkeySignIn.reset()
+        recoverySignIn.reset()
+        accountCreation.reset()
         screen = .signIn
     }
 }

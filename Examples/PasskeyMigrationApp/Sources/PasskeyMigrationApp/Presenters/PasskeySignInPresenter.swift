@@ -24,6 +24,11 @@ internal import PasskeyClient
         self.interactor = interactor
     }
 
+    /// After a sign-out: ready for the next AutoFill request.
+    func reset() {
+        state = .idle
+    }
+
     /// The email field appeared: runs the AutoFill request until the user picks a passkey, types a
     /// password (`passwordEditingBegan()`), taps the button, or the view goes (task cancelled).
     /// A cancelled AutoFill request is silent: the screen stays as it is.

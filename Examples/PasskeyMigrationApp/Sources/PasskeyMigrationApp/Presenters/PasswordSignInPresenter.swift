@@ -48,6 +48,12 @@ internal import PasskeyClient
         }
     }
 
+    /// After a sign-out: the form again, with the address kept.
+    func reset() {
+        password = ""
+        state = .editing
+    }
+
     func signIn() async {
         guard canSubmit else { return }
         state = .signingIn

@@ -28,6 +28,12 @@ internal import PasskeyClient
             && state != .signingIn
     }
 
+    /// After a sign-out.
+    func reset() {
+        code = ""
+        state = .editing
+    }
+
     func signIn() async {
         guard canSubmit else { return }
         state = .signingIn
@@ -37,7 +43,9 @@ internal import PasskeyClient
             state = .signedIn(user)
             onSignedIn(user)
         } catch {
-            state = .failed(UserMessage.text(for: error))
+            state = .failed(
+                error.code == .invalidCredentials
+                    ? "The email address or the recovery code is wrong." : UserMessage.text(for: error))
         }
     }
 }

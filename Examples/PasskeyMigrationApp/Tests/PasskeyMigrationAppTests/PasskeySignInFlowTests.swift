@@ -1,0 +1,68 @@
+import Foundation
+import PasskeyClient
+import Testing
+
+@testable import PasskeyMigrationApp
+
+/// Slide 8: signing in with a passkey, by the button and by AutoFill on the email field, on a
+/// device that holds one. Against the real server.
+@Suite struct PasskeySignInFlowTests {
+    /// A device with a passkey for a new account, signed out again.
+    @MainActor private static func deviceWithAPasskey(_ test: TestApp) async throws {
+        let account = try await test.createAccountWithForm(email: TestApp.newEmail(), displayName: "Device")
+        await account.signOut()
+        #expect(test.app.screen == .signIn)
+        #expect(test.client.accessToken == nil)
+    }
+
+    @Test func theButtonSignsIn() async throws {
+        try await TestApp.onServer { server in
+            let test = TestApp(server: server, controllers: SoftwareDevice())
+            try await Self.deviceWithAPasskey(test)
+            let screen = test.app.passkeySignIn
+
+            await screen.signInWithPasskey()
+            guard case .signedIn(let user) = screen.state else {
+                Issue.record("not signed in: \(screen.state)")
+                return
+            }
+            #expect(user.method == .passkey)
+            #expect(user.displayName == "Device")
+            let summary = try #require(try await test.loadedAccount().summary)
+            #expect(summary.passkeys.first?.lastUsedAt != nil)
+        }
+    }
+
+    @Test func autoFillOnTheEmailFieldSignsIn() async throws {
+        try await TestApp.onServer { server in
+            let test = TestApp(server: server, controllers: SoftwareDevice())
+            try await Self.deviceWithAPasskey(test)
+            let screen = test.app.passkeySignIn
+
+            await screen.emailFieldAppeared()
+            guard case .signedIn(let user) = screen.state else {
+                Issue.record("not signed in: \(screen.state)")
+                return
+            }
+            #expect(user.method == .passkey)
+            #expect(test.app.screen == .account)
+        }
+    }
+
+    @Test func aPasskeyOfADeletedAccountIsAFailedStateWithAMessage() async throws {
+        try await TestApp.onServer { server in
+            let test = TestApp(server: server, controllers: SoftwareDevice())
+            let account = try await test.createAccountWithForm(email: TestApp.newEmail(), displayName: "Gone")
+            await account.deleteAccount()
+            #expect(account.state == .deleted)
+            #expect(test.app.screen == .signIn)
+
+            // The device still offers the passkey (the software one has no credential manager).
+            await test.app.passkeySignIn.signInWithPasskey()
+            #expect(
+                test.app.passkeySignIn.state
+                    == .failed("This passkey was removed from your account. Sign in another way and add a new one."))
+            #expect(test.app.screen == .signIn)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import PasskeyClient
+import PasskeyDatabaseTestSupport
+import Testing
+
+@testable import PasskeyMigrationApp
+
+/// The app as it starts on a device: one client, one bridge over the given controllers, and the
+/// root Presenter that composes every Presenter and Interactor.
+@MainActor struct TestApp {
+    static let password = "correct horse battery"
+
+    let client: PasskeyClient
+    let app: AppPresenter
+
+    init(server: URL, controllers: any PasskeyAuthorizationControllerFactory) {
+        client = PasskeyClient(baseURL: server)
+        app = AppPresenter(
+            client: client, authorization: PasskeyAuthorization(client: client, controllers: controllers))
+    }
+
+    /// Runs `flow` on the main actor (where the app's Presenters live) against a fresh
+    /// `passkey-server` on a fresh database.
+    nonisolated static func onServer(_ flow: @escaping @MainActor @Sendable (URL) async throws -> Void) async throws {
+        try await ServedServer.with { server in try await flow(server) }
+    }
+
+    /// A fresh address, so tests never share an account.
+    static func newEmail(_ name: String = "user") -> String { "\(name)-\(UUID().uuidString.prefix(8))@example.com" }
+
+    /// An existing password user of stage ① (made over the API, as the web sign-up would).
+    func passwordUser(displayName: String = "Taro") async throws -> String {
+        let email = Self.newEmail()
+        _ = try await client.createPasswordAccount(email: email, displayName: displayName, password: Self.password)
+        return email
+    }
+
+    /// Signs in on the password screen and returns the account screen's Presenter, loaded.
+    func signInWithPassword(_ email: String) async throws -> AccountPresenter {
+        app.passwordSignIn.email = email
+        app.passwordSignIn.password = Self.password
+        await app.passwordSignIn.signIn()
+        return try await loadedAccount()
+    }
+
+    /// The account screen that is up, after its `.task` has loaded it.
+    func loadedAccount() async throws -> AccountPresenter {
+        #expect(app.screen == .account)
+        let account = try #require(app.account)
+        await account.load()
+        return account
+    }
+
+    /// The form's account creation; returns the loaded account screen.
+    func createAccountWithForm(email: String, displayName: String) async throws -> AccountPresenter {
+        app.show(.createAccount)
+        app.accountCreation.email = email
+        app.accountCreation.displayName = displayName
+        await app.accountCreation.createWithForm()
+        return try await loadedAccount()
+    }
+}

@@ -30,9 +30,15 @@ import Testing
             #expect(account.notice == "This device already has a passkey for your account.")
             #expect(account.summary?.passkeys.count == 2)
 
+            #expect(await phoneB.signals.sent.isEmpty)
             await account.delete(first)
             #expect(account.notice == nil)
             #expect(account.summary?.passkeys.map(\.credentialID) == [second.credentialID])
+            // The credential manager hears which passkeys remain, so phone A stops offering its own.
+            #expect(
+                await phoneB.signals.sent == [
+                    .allAccepted(relyingPartyID: "localhost", acceptedCredentialIDs: [second.credentialID])
+                ])
         }
     }
 
@@ -107,7 +113,10 @@ import Testing
             #expect(test.client.accessToken == nil)
 
             account = try await test.signInWithPassword(email)
+            let passkey = try #require(account.summary?.passkeys.first)
             await account.deleteAccount()
+            #expect(
+                await test.signals.sent == [.unknown(relyingPartyID: "localhost", credentialID: passkey.credentialID)])
             #expect(account.state == .deleted)
             #expect(test.app.screen == .signIn)
             #expect(test.client.accessToken == nil)

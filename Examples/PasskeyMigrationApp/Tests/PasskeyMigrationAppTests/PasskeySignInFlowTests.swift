@@ -49,6 +49,54 @@ import Testing
         }
     }
 
+    /// The user types a password instead: the AutoFill request is withdrawn, silently.
+    @Test func typingAPasswordWithdrawsAutoFill() async throws {
+        try await TestApp.onServer { server in
+            let device = SoftwareDevice(autoFillWaitsForTheUser: true)
+            let test = TestApp(server: server, controllers: device)
+            try await Self.deviceWithAPasskey(test)
+            let screen = test.app.passkeySignIn
+
+            let autoFill = Task { await screen.emailFieldAppeared() }
+            try await Self.untilAutoFillIsOffered(device)
+            #expect(screen.state == .offeringAutoFill)
+            await screen.passwordEditingBegan()
+            await autoFill.value
+            #expect(screen.state == .idle)
+            #expect(test.client.accessToken == nil)
+            #expect(test.app.screen == .signIn)
+        }
+    }
+
+    /// The button while AutoFill waits: the bridge withdraws the offer and the sheet signs in.
+    @Test func theButtonReplacesAWaitingAutoFill() async throws {
+        try await TestApp.onServer { server in
+            let device = SoftwareDevice(autoFillWaitsForTheUser: true)
+            let test = TestApp(server: server, controllers: device)
+            try await Self.deviceWithAPasskey(test)
+            let screen = test.app.passkeySignIn
+
+            let autoFill = Task { await screen.emailFieldAppeared() }
+            try await Self.untilAutoFillIsOffered(device)
+            await screen.signInWithPasskey()
+            await autoFill.value
+            guard case .signedIn(let user) = screen.state else {
+                Issue.record("not signed in: \(screen.state)")
+                return
+            }
+            #expect(user.method == .passkey)
+            #expect(test.app.screen == .account)
+        }
+    }
+
+    /// Waits (at most 10 s) until the device shows an AutoFill request.
+    @MainActor private static func untilAutoFillIsOffered(_ device: SoftwareDevice) async throws {
+        for _ in 0..<1000 where device.keychain.autoFillRequests == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(device.keychain.autoFillRequests == 1)
+    }
+
     @Test func aPasskeyOfADeletedAccountIsAFailedStateWithAMessage() async throws {
         try await TestApp.onServer { server in
             let test = TestApp(server: server, controllers: SoftwareDevice())

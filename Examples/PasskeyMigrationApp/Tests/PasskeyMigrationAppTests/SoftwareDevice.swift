@@ -6,7 +6,8 @@ import PasskeyTestSupport
 /// A phone with a passkey provider, as the app's tests need it: the controller factory of
 /// `PasskeyAuthorization`, answered by the software authenticator instead of the system sheet.
 /// It keeps the passkeys it created (so a later sign-in finds them), answers AutoFill as a user
-/// who picks the first passkey offered, and creates a conditional (Automatic Passkey Upgrade)
+/// who picks the newest passkey offered (or, with `autoFillWaitsForTheUser`, as one who never
+/// does, until the request is cancelled), and creates a conditional (Automatic Passkey Upgrade)
 /// passkey with UP = 0 and UV = 0, as the platform does.
 struct SoftwareDevice: PasskeyAuthorizationControllerFactory {
     /// What the device holds: one passkey per account it registered.
@@ -20,24 +21,36 @@ struct SoftwareDevice: PasskeyAuthorizationControllerFactory {
         }
 
         var entries: [Entry] = []
+        /// AutoFill requests started so far.
+        var autoFillRequests = 0
     }
 
     let keychain: Keychain
     /// What the user "types" into the iOS 26 account-creation sheet.
     let accountCreationEmail: String
     let accountCreationName: String
+    let autoFillWaitsForTheUser: Bool
 
-    @MainActor init(accountCreationEmail: String = "sheet@example.com", accountCreationName: String = "Sheet") {
+    @MainActor init(
+        accountCreationEmail: String = "sheet@example.com", accountCreationName: String = "Sheet",
+        autoFillWaitsForTheUser: Bool = false
+    ) {
         keychain = Keychain()
         self.accountCreationEmail = accountCreationEmail
         self.accountCreationName = accountCreationName
+        self.autoFillWaitsForTheUser = autoFillWaitsForTheUser
     }
 
     @MainActor func makeController(
         for request: PasskeyAuthorizationRequest,
         completion: @escaping @MainActor (Result<PasskeyAuthorizationResult, PasskeyAuthorizationError>) -> Void
     ) -> any PasskeyAuthorizationController {
-        Controller { [keychain, accountCreationEmail, accountCreationName] in
+        var waits = false
+        if case .assertion(_, .autoFill) = request {
+            keychain.autoFillRequests += 1
+            waits = autoFillWaitsForTheUser
+        }
+        return Controller(waitsForTheUser: waits) { [keychain, accountCreationEmail, accountCreationName] in
             switch request {
             case .registration(let options):
                 let credentialIDs = Set(keychain.entries.map(\.credentialID))
@@ -123,27 +136,34 @@ struct SoftwareDevice: PasskeyAuthorizationControllerFactory {
         }
     }
 
-    /// Answers on the next main-actor turn, as the platform's delegate does; cancelled first, it
-    /// answers `.cancelled`.
+    /// Answers on the next main-actor turn, as the platform's delegate does (cancelled first, it
+    /// answers `.cancelled`), or, waiting for the user, only `.cancelled` when cancelled.
     @MainActor private final class Controller: PasskeyAuthorizationController {
+        private let waitsForTheUser: Bool
         private let answer: @MainActor () -> Result<PasskeyAuthorizationResult, PasskeyAuthorizationError>
         private let completion: @MainActor (Result<PasskeyAuthorizationResult, PasskeyAuthorizationError>) -> Void
         private var isCancelled = false
 
         init(
+            waitsForTheUser: Bool,
             answer: @escaping @MainActor () -> Result<PasskeyAuthorizationResult, PasskeyAuthorizationError>,
             completion: @escaping @MainActor (Result<PasskeyAuthorizationResult, PasskeyAuthorizationError>) -> Void
         ) {
+            self.waitsForTheUser = waitsForTheUser
             self.answer = answer
             self.completion = completion
         }
 
         func start() {
+            guard !waitsForTheUser else { return }
             Task { @MainActor in
                 completion(isCancelled ? .failure(.cancelled) : answer())
             }
         }
 
-        func cancel() { isCancelled = true }
+        func cancel() {
+            isCancelled = true
+            if waitsForTheUser { completion(.failure(.cancelled)) }
+        }
     }
 }

@@ -12,11 +12,16 @@ import Testing
 
     let client: PasskeyClient
     let app: AppPresenter
+    /// What the app told the device's credential manager.
+    let signals = RecordingSignals()
 
-    init(server: URL, controllers: any PasskeyAuthorizationControllerFactory) {
+    /// - Parameter keptToken: a token an earlier launch kept (the app opens on the account).
+    init(server: URL, controllers: any PasskeyAuthorizationControllerFactory, keptToken: String? = nil) {
         client = PasskeyClient(baseURL: server)
+        client.setAccessToken(keptToken)
         app = AppPresenter(
-            client: client, authorization: PasskeyAuthorization(client: client, controllers: controllers))
+            client: client,
+            authorization: PasskeyAuthorization(client: client, controllers: controllers, signals: signals))
     }
 
     /// Runs `flow` on the main actor (where the app's Presenters live) against a fresh

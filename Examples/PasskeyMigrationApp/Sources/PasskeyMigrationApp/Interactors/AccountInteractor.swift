@@ -62,6 +62,11 @@ actor AccountInteractor {
         }
     }
 
+    /// Forgets a session the server no longer knows (expired, ended on another device).
+    func forgetSession() {
+        client.setAccessToken(nil)
+    }
+
     /// Deletes the account (needs a recent sign-in); the system is told its passkeys are gone.
     func deleteAccount() async throws(PasskeyClientError) {
         try await authorization.deleteAccount()

@@ -112,7 +112,10 @@ internal import PasskeyClient
             notice = nil
         } catch {
             if UserMessage.isUserCancellation(error) { return }
-            if error == .notSignedIn {
+            if error == .notSignedIn || error.code == .unauthorized {
+                // The session ended (expired, signed out elsewhere): back to sign-in.
+                await interactor.forgetSession()
+                recoveryCodes = nil
                 state = .signedOut
                 onSignedOut()
             } else if summary == nil {

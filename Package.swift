@@ -8,6 +8,20 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// Linux has no AuthenticationServices: there the glue is left out of `PasskeyClient` and compiled
+/// on its own against the test-only stand-in module (docs/ios.md).
+#if os(Linux)
+    let glueExclude = ["AuthenticationServices"]
+#else
+    let glueExclude: [String] = []
+#endif
+
+#if os(Linux)
+    let glueTestDependencies: [Target.Dependency] = ["PasskeyClientGlue", "AuthenticationServices"]
+#else
+    let glueTestDependencies: [Target.Dependency] = []
+#endif
+
 let package = Package(
     name: "passkey-server",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -29,7 +43,9 @@ let package = Package(
         .target(name: "PasskeyDomain", swiftSettings: strict),
         // The HTTP contract's bodies, compiled by the server and by the client alike (Foundation only).
         .target(name: "PasskeyWire", swiftSettings: strict),
-        .target(name: "PasskeyClient", dependencies: ["PasskeyWire"], swiftSettings: strict),
+        // The AuthenticationServices glue (`Sources/PasskeyClient/AuthenticationServices/`) is part of
+        // this module on Apple systems; on Linux it is compiled as `PasskeyClientGlue` below instead.
+        .target(name: "PasskeyClient", dependencies: ["PasskeyWire"], exclude: glueExclude, swiftSettings: strict),
         .target(name: "PasskeyApplication", dependencies: ["PasskeyDomain"], swiftSettings: strict),
         .target(name: "PasskeyOpenSSL", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
@@ -96,7 +112,15 @@ let package = Package(
         // `passkey-server` executable, reached only over HTTP as an app reaches it.
         .testTarget(
             name: "PasskeyClientTests",
-            dependencies: ["PasskeyClient", "PasskeyTestSupport", "PasskeyDatabaseTestSupport", "PasskeyWire"],
+            dependencies: [
+                "PasskeyClient", "PasskeyClientTestSupport", "PasskeyTestSupport", "PasskeyDatabaseTestSupport",
+                "PasskeyWire",
+            ] + glueTestDependencies,
+            swiftSettings: strict),
+        // A platform for the bridge in tests: the software authenticator behind the controller seam
+        // (the example app's tests use it too).
+        .target(
+            name: "PasskeyClientTestSupport", dependencies: ["PasskeyClient", "PasskeyTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "PasskeyWireTests", dependencies: ["PasskeyWire"], swiftSettings: strict),
         .testTarget(name: "PasskeyHTTPTests", dependencies: ["PasskeyHTTP"], swiftSettings: strict),
@@ -112,6 +136,19 @@ let package = Package(
             swiftSettings: strict),
     ]
 )
+
+// The glue checked on Linux (docs/ios.md): a stand-in AuthenticationServices module declaring the
+// Apple signatures the glue uses (never in a product), the glue compiled against it as its own
+// module that sees only PasskeyClient's public API, and PasskeyClientTests running it.
+#if os(Linux)
+    package.targets += [
+        .target(name: "AuthenticationServices", path: "Tests/StandIns/AuthenticationServices", swiftSettings: strict),
+        .target(
+            name: "PasskeyClientGlue", dependencies: ["PasskeyClient", "AuthenticationServices"],
+            path: "Sources/PasskeyClient/AuthenticationServices",
+            swiftSettings: strict + [.define("PASSKEY_CLIENT_GLUE")]),
+    ]
+#endif
 
 // Fuzzing (docs/webauthn.md, Fuzz/run.sh): only with FUZZ=1, built in its own scratch path with
 // sanitizer flags and libFuzzer's no-main runtime; a plain `swift build` never sees it.

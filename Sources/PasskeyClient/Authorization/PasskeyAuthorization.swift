@@ -50,7 +50,7 @@ public final class PasskeyAuthorization {
     /// - Parameters:
     ///   - relyingPartyID: the app's associated domain, for the signals before any options were seen.
     ///   - waitUntilExpiry: returns when an AutoFill request's challenge is about to expire (tests
-    ///     inject their own; the default sleeps until 10 seconds before `expiresAt`).
+    ///     inject their own; the default sleeps until 10 seconds before `expiresAt`, at least 30 seconds).
     public init(
         client: PasskeyClient, controllers: any PasskeyAuthorizationControllerFactory,
         signals: any PasskeyCredentialSignals = NoCredentialSignals(), relyingPartyID: String? = nil,
@@ -63,10 +63,10 @@ public final class PasskeyAuthorization {
         self.waitUntilExpiry = waitUntilExpiry
     }
 
-    /// Sleeps until 10 seconds before `expiresAt` (at once when that has passed).
+    /// Sleeps until 10 seconds before `expiresAt`, and at least 30 seconds (a device clock ahead
+    /// of the server's must not turn AutoFill into a loop of new challenges).
     public nonisolated static func sleepUntilExpiry(_ expiresAt: Date) async throws {
-        let seconds = expiresAt.timeIntervalSinceNow - 10
-        if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) }
+        try await Task.sleep(for: .seconds(max(expiresAt.timeIntervalSinceNow - 10, 30)))
     }
 
     /// Shows one platform request and returns what the platform gave. The controller's first

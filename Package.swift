@@ -170,7 +170,9 @@ if Context.environment["FUZZ"] == "1" {
             swiftSettings: strict),
         .testTarget(
             name: "PasskeyMigrationAppTests",
-            dependencies: ["PasskeyMigrationApp", "PasskeyClient", "PasskeyTestSupport", "PasskeyDatabaseTestSupport"],
+            dependencies: [
+                "PasskeyMigrationApp", "PasskeyClient", "PasskeyClientTestSupport", "PasskeyDatabaseTestSupport",
+            ],
             path: "Examples/PasskeyMigrationApp/Tests/PasskeyMigrationAppTests", swiftSettings: strict),
     ]
 #endif

@@ -1,6 +1,7 @@
 import Foundation
 import PasskeyClient
 import PasskeyClientTestSupport
+import PasskeyDatabaseTestSupport
 import Testing
 
 /// Every one-call flow of `PasskeyAuthorization` against the real server and database, with the

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyClientTestSupport
 import Testing
 
 @testable import PasskeyMigrationApp
@@ -9,7 +10,7 @@ import Testing
 @Suite struct AccountCreationFlowTests {
     @Test func theFormCreatesAPasskeyOnlyAccount() async throws {
         try await TestApp.onServer { server in
-            let test = TestApp(server: server, controllers: SoftwareDevice())
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
             let email = TestApp.newEmail("form")
             let screen = test.app.accountCreation
             screen.email = email
@@ -35,8 +36,9 @@ import Testing
     @Test func theSystemSheetCreatesAnAccountWithTheNameAndAddressItAskedFor() async throws {
         try await TestApp.onServer { server in
             let email = TestApp.newEmail("sheet")
-            let device = SoftwareDevice(
-                accountCreationEmail: email, accountCreationName: "Sheet User")
+            let device = TestApp.newDevice()
+            device.sheetEmail = email
+            device.sheetDisplayName = "Sheet User"
             let test = TestApp(server: server, controllers: device)
             let screen = test.app.accountCreation
             #expect(screen.offersSystemSheet)
@@ -56,7 +58,7 @@ import Testing
 
     @Test func anAddressWithAnAccountIsRefusedOnTheForm() async throws {
         try await TestApp.onServer { server in
-            let test = TestApp(server: server, controllers: SoftwareDevice())
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
             let email = try await test.passwordUser()
             let screen = test.app.accountCreation
             screen.email = email

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyClientTestSupport
 import Testing
 
 @testable import PasskeyMigrationApp
@@ -12,11 +13,11 @@ import Testing
     /// its own (the platform matches the excluded credential).
     @Test func passkeysAreListedRenamedAddedAndDeleted() async throws {
         try await TestApp.onServer { server in
-            let phoneA = TestApp(server: server, controllers: SoftwareDevice())
+            let phoneA = TestApp(server: server, controllers: TestApp.newDevice())
             let email = try await phoneA.passwordUser()
             let first = try #require(try await phoneA.signInWithPassword(email).summary?.passkeys.first)
 
-            let phoneB = TestApp(server: server, controllers: SoftwareDevice())
+            let phoneB = TestApp(server: server, controllers: TestApp.newDevice())
             let account = try await phoneB.signInWithPassword(email)
             let both = try #require(account.summary?.passkeys)
             #expect(both.count == 2)
@@ -45,7 +46,7 @@ import Testing
     /// A passkey-only account keeps its last way in: a notice, the list unchanged.
     @Test func theLastPasskeyOfAPasskeyOnlyAccountStays() async throws {
         try await TestApp.onServer { server in
-            let test = TestApp(server: server, controllers: SoftwareDevice())
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
             let account = try await test.createAccountWithForm(email: TestApp.newEmail(), displayName: "Only")
             let only = try #require(account.summary?.passkeys.first)
             await account.delete(only)
@@ -56,7 +57,7 @@ import Testing
 
     @Test func recoveryCodesAreShownOnce() async throws {
         try await TestApp.onServer { server in
-            let test = TestApp(server: server, controllers: SoftwareDevice())
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
             let account = try await test.createAccountWithForm(email: TestApp.newEmail(), displayName: "Codes")
             #expect(account.summary?.recoveryCodesRemaining == 0)
             #expect(account.recoveryCodes == nil)
@@ -77,7 +78,7 @@ import Testing
     /// Stage ③: offered only once a passkey has signed in and recovery is set up.
     @Test func thePasswordGoesAtStageThreeWhenTheAccountAllowsIt() async throws {
         try await TestApp.onServer { server in
-            let test = TestApp(server: server, controllers: SoftwareDevice())
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
             let email = try await test.passwordUser()
             var account = try await test.signInWithPassword(email)
             #expect(account.summary?.passwordRemoval == .needsPasskeySignIn)
@@ -103,7 +104,7 @@ import Testing
 
     @Test func signingOutAndDeletingTheAccountGoBackToSignIn() async throws {
         try await TestApp.onServer { server in
-            let test = TestApp(server: server, controllers: SoftwareDevice())
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
             let email = try await test.passwordUser()
             var account = try await test.signInWithPassword(email)
             await account.signOut()

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyClientTestSupport
 import Testing
 
 @testable import PasskeyMigrationApp
@@ -9,11 +10,11 @@ import Testing
 @Suite struct LaunchFlowTests {
     @Test func aKeptTokenOpensTheAccount() async throws {
         try await TestApp.onServer { server in
-            let first = TestApp(server: server, controllers: SoftwareDevice())
+            let first = TestApp(server: server, controllers: TestApp.newDevice())
             let email = try await first.passwordUser()
             let token = try await first.client.signIn(email: email, password: TestApp.password).accessToken
 
-            let relaunched = TestApp(server: server, controllers: SoftwareDevice(), keptToken: token)
+            let relaunched = TestApp(server: server, controllers: TestApp.newDevice(), keptToken: token)
             #expect(relaunched.app.screen == .account)
             let account = try await relaunched.loadedAccount()
             #expect(account.summary?.email == email)
@@ -22,7 +23,7 @@ import Testing
 
     @Test func aTokenTheServerNoLongerKnowsGoesBackToSignIn() async throws {
         try await TestApp.onServer { server in
-            let relaunched = TestApp(server: server, controllers: SoftwareDevice(), keptToken: "ended-long-ago")
+            let relaunched = TestApp(server: server, controllers: TestApp.newDevice(), keptToken: "ended-long-ago")
             #expect(relaunched.app.screen == .account)
             let account = try #require(relaunched.app.account)
             await account.load()

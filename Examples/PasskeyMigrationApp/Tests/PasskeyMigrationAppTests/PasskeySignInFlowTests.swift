@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyClientTestSupport
 import Testing
 
 @testable import PasskeyMigrationApp
@@ -17,7 +18,7 @@ import Testing
 
     @Test func theButtonSignsIn() async throws {
         try await TestApp.onServer { server in
-            let test = TestApp(server: server, controllers: SoftwareDevice())
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
             try await Self.deviceWithAPasskey(test)
             let screen = test.app.passkeySignIn
 
@@ -35,7 +36,7 @@ import Testing
 
     @Test func autoFillOnTheEmailFieldSignsIn() async throws {
         try await TestApp.onServer { server in
-            let test = TestApp(server: server, controllers: SoftwareDevice())
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
             try await Self.deviceWithAPasskey(test)
             let screen = test.app.passkeySignIn
 
@@ -52,7 +53,8 @@ import Testing
     /// The user types a password instead: the AutoFill request is withdrawn, silently.
     @Test func typingAPasswordWithdrawsAutoFill() async throws {
         try await TestApp.onServer { server in
-            let device = SoftwareDevice(autoFillWaitsForTheUser: true)
+            let device = TestApp.newDevice()
+            device.holdAutoFill = true
             let test = TestApp(server: server, controllers: device)
             try await Self.deviceWithAPasskey(test)
             let screen = test.app.passkeySignIn
@@ -71,7 +73,8 @@ import Testing
     /// The button while AutoFill waits: the bridge withdraws the offer and the sheet signs in.
     @Test func theButtonReplacesAWaitingAutoFill() async throws {
         try await TestApp.onServer { server in
-            let device = SoftwareDevice(autoFillWaitsForTheUser: true)
+            let device = TestApp.newDevice()
+            device.holdAutoFill = true
             let test = TestApp(server: server, controllers: device)
             try await Self.deviceWithAPasskey(test)
             let screen = test.app.passkeySignIn
@@ -90,16 +93,16 @@ import Testing
     }
 
     /// Waits (at most 10 s) until the device shows an AutoFill request.
-    @MainActor private static func untilAutoFillIsOffered(_ device: SoftwareDevice) async throws {
-        for _ in 0..<1000 where device.keychain.autoFillRequests == 0 {
+    @MainActor private static func untilAutoFillIsOffered(_ device: SoftwareAuthenticatorControllers) async throws {
+        for _ in 0..<1000 where !device.isHoldingAutoFill {
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(device.keychain.autoFillRequests == 1)
+        #expect(device.isHoldingAutoFill)
     }
 
     @Test func aPasskeyOfADeletedAccountIsAFailedStateWithAMessage() async throws {
         try await TestApp.onServer { server in
-            let test = TestApp(server: server, controllers: SoftwareDevice())
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
             let account = try await test.createAccountWithForm(email: TestApp.newEmail(), displayName: "Gone")
             await account.deleteAccount()
             #expect(account.state == .deleted)

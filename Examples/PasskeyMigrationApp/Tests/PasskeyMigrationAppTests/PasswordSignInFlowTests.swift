@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyClientTestSupport
 import Testing
 
 @testable import PasskeyMigrationApp
@@ -9,7 +10,7 @@ import Testing
 @Suite struct PasswordSignInFlowTests {
     @Test func aPasswordSignInIsUpgradedAndTheAccountShowsOnePasskey() async throws {
         try await TestApp.onServer { server in
-            let test = TestApp(server: server, controllers: SoftwareDevice())
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
             let email = try await test.passwordUser(displayName: "Taro")
             let screen = test.app.passwordSignIn
             screen.email = " \(email) "
@@ -40,7 +41,9 @@ import Testing
 
     @Test func aDeclinedUpgradeKeepsTheUserSignedIn() async throws {
         try await TestApp.onServer { server in
-            let device = DecliningRegistrations(device: SoftwareDevice())
+            let device = TestApp.newDevice()
+            // The system creates no passkey (the user's choice, or no saved password to upgrade).
+            device.refuseNext = .cancelled
             let test = TestApp(server: server, controllers: device)
             let email = try await test.passwordUser()
             let account = try await test.signInWithPassword(email)
@@ -60,7 +63,7 @@ import Testing
 
     @Test func aWrongPasswordStaysOnTheScreenWithAMessage() async throws {
         try await TestApp.onServer { server in
-            let test = TestApp(server: server, controllers: SoftwareDevice())
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
             let email = try await test.passwordUser()
             test.app.passwordSignIn.email = email
             test.app.passwordSignIn.password = "not the password"

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyClientTestSupport
 import Testing
 
 @testable import PasskeyMigrationApp
@@ -10,14 +11,14 @@ import Testing
     @Test func aRecoveryCodeSignsInAndANewPasskeyIsAddedAtOnce() async throws {
         try await TestApp.onServer { server in
             let email = TestApp.newEmail()
-            let old = TestApp(server: server, controllers: SoftwareDevice())
+            let old = TestApp(server: server, controllers: TestApp.newDevice())
             let account = try await old.createAccountWithForm(email: email, displayName: "Lost")
             await account.createRecoveryCodes()
             let code = try #require(account.recoveryCodes?.first)
             account.recoveryCodesSaved()
 
             // A new phone, without the passkey.
-            let phone = TestApp(server: server, controllers: SoftwareDevice())
+            let phone = TestApp(server: server, controllers: TestApp.newDevice())
             phone.app.show(.recovery)
             let screen = phone.app.recoverySignIn
             screen.email = email

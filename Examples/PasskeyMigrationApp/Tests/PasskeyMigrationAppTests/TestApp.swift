@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyClientTestSupport
 import PasskeyDatabaseTestSupport
 import Testing
 
@@ -28,6 +29,12 @@ import Testing
     /// `passkey-server` on a fresh database.
     nonisolated static func onServer(_ flow: @escaping @MainActor @Sendable (URL) async throws -> Void) async throws {
         try await ServedServer.with { server in try await flow(server) }
+    }
+
+    /// A phone with no passkey yet: `PasskeyClientTestSupport`'s software authenticator behind the
+    /// bridge's controller seam, signing for the served server's origin.
+    static func newDevice() -> SoftwareAuthenticatorControllers {
+        SoftwareAuthenticatorControllers(origin: ServedServer.origin)
     }
 
     /// A fresh address, so tests never share an account.

@@ -12,25 +12,36 @@ let strict: [SwiftSetting] = [
 /// on its own against the test-only stand-in module (docs/ios.md).
 #if os(Linux)
     let glueExclude = ["AuthenticationServices"]
-#else
-    let glueExclude: [String] = []
-#endif
-
-#if os(Linux)
     let glueTestDependencies: [Target.Dependency] = ["PasskeyClientGlue", "AuthenticationServices"]
 #else
+    let glueExclude: [String] = []
     let glueTestDependencies: [Target.Dependency] = []
 #endif
 
-let package = Package(
-    name: "passkey-server",
-    platforms: [.macOS(.v15), .iOS(.v18)],
-    products: [
-        .executable(name: "passkey-server", targets: ["passkey-server"]),
-        // The typed client for iOS apps (and any Swift program): depend on it by this package's URL.
-        .library(name: "PasskeyClient", type: .static, targets: ["PasskeyClient"]),
-    ],
-    targets: [
+/// What an app builds, on every platform: the contract's bodies, the client and its unit tests
+/// (a stubbed URLSession, no server, no database). Foundation only, iOS 16 and macOS 13.
+var products: [Product] = [
+    // The typed client for iOS apps (and any Swift program): depend on it by this package's URL.
+    .library(name: "PasskeyClient", type: .static, targets: ["PasskeyClient"])
+]
+var targets: [Target] = [
+    // The HTTP contract's bodies, compiled by the server and by the client alike (Foundation only).
+    .target(name: "PasskeyWire", swiftSettings: strict),
+    // The AuthenticationServices glue (`Sources/PasskeyClient/AuthenticationServices/`) is part of
+    // this module on Apple systems; on Linux it is compiled as `PasskeyClientGlue` below instead.
+    .target(name: "PasskeyClient", dependencies: ["PasskeyWire"], exclude: glueExclude, swiftSettings: strict),
+    // (on Linux also the glue's tests against the stand-in module)
+    .testTarget(
+        name: "PasskeyClientTests", dependencies: ["PasskeyClient", "PasskeyWire"] + glueTestDependencies,
+        swiftSettings: strict),
+]
+
+// The server, its C libraries and its tests: only when the manifest is evaluated on Linux, where
+// the server is built and deployed (it needs `Synchronization.Mutex`, macOS 15). An app that
+// depends on this package by URL, or `swift build` on a Mac, sees only the targets above.
+#if os(Linux)
+    products.append(.executable(name: "passkey-server", targets: ["passkey-server"]))
+    targets += [
         // C libraries from Debian's packages, one module each, wrapped once.
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
@@ -41,11 +52,6 @@ let package = Package(
 
         // The layers.
         .target(name: "PasskeyDomain", swiftSettings: strict),
-        // The HTTP contract's bodies, compiled by the server and by the client alike (Foundation only).
-        .target(name: "PasskeyWire", swiftSettings: strict),
-        // The AuthenticationServices glue (`Sources/PasskeyClient/AuthenticationServices/`) is part of
-        // this module on Apple systems; on Linux it is compiled as `PasskeyClientGlue` below instead.
-        .target(name: "PasskeyClient", dependencies: ["PasskeyWire"], exclude: glueExclude, swiftSettings: strict),
         .target(name: "PasskeyApplication", dependencies: ["PasskeyDomain"], swiftSettings: strict),
         .target(name: "PasskeyOpenSSL", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
@@ -75,6 +81,20 @@ let package = Package(
         .executableTarget(name: "passkey-server", dependencies: ["PasskeyServer"], swiftSettings: strict),
 
         // Test support and one test target per source target.
+        // The client's end-to-end flows against the built `passkey-server` executable, reached
+        // only over HTTP as an app reaches it (a real server on a throwaway PostgreSQL database).
+        .testTarget(
+            name: "PasskeyClientEndToEndTests",
+            dependencies: [
+                "PasskeyClient", "PasskeyClientTestSupport", "PasskeyTestSupport", "PasskeyDatabaseTestSupport",
+                "PasskeyWire", "PasskeyLibpq",
+            ],
+            swiftSettings: strict),
+        // A platform for the bridge in tests: the software authenticator behind the controller seam
+        // (the example app's tests use it too).
+        .target(
+            name: "PasskeyClientTestSupport", dependencies: ["PasskeyClient", "PasskeyTestSupport"],
+            swiftSettings: strict),
         // Test support without a database (authenticator, fakes, clocks, processes, paths)…
         .target(
             name: "PasskeyTestSupport", dependencies: ["PasskeyDomain", "PasskeyApplication", "PasskeyOpenSSL"],
@@ -108,20 +128,6 @@ let package = Package(
                 "PasskeyServer", "PasskeyTestSupport", "PasskeyDatabaseTestSupport", "PasskeyClient", "PasskeyWire",
             ],
             swiftSettings: strict),
-        // The client's unit tests (a stubbed URLSession) and its end-to-end flows against the built
-        // `passkey-server` executable, reached only over HTTP as an app reaches it.
-        .testTarget(
-            name: "PasskeyClientTests",
-            dependencies: [
-                "PasskeyClient", "PasskeyClientTestSupport", "PasskeyTestSupport", "PasskeyDatabaseTestSupport",
-                "PasskeyWire",
-            ] + glueTestDependencies,
-            swiftSettings: strict),
-        // A platform for the bridge in tests: the software authenticator behind the controller seam
-        // (the example app's tests use it too).
-        .target(
-            name: "PasskeyClientTestSupport", dependencies: ["PasskeyClient", "PasskeyTestSupport"],
-            swiftSettings: strict),
         .testTarget(name: "PasskeyWireTests", dependencies: ["PasskeyWire"], swiftSettings: strict),
         .testTarget(name: "PasskeyHTTPTests", dependencies: ["PasskeyHTTP"], swiftSettings: strict),
         .testTarget(
@@ -134,36 +140,19 @@ let package = Package(
         .testTarget(
             name: "PasskeyPasswordHashingTests", dependencies: ["PasskeyPasswordHashing", "PasskeyTestSupport"],
             swiftSettings: strict),
-    ]
-)
 
-// The glue checked on Linux (docs/ios.md): a stand-in AuthenticationServices module declaring the
-// Apple signatures the glue uses (never in a product), the glue compiled against it as its own
-// module that sees only PasskeyClient's public API, and PasskeyClientTests running it.
-#if os(Linux)
-    package.targets += [
+        // The glue checked on Linux (docs/ios.md): a stand-in AuthenticationServices module declaring
+        // the Apple signatures the glue uses (never in a product), the glue compiled against it as its
+        // own module that sees only PasskeyClient's public API, and PasskeyClientTests running it.
         .target(name: "AuthenticationServices", path: "Tests/StandIns/AuthenticationServices", swiftSettings: strict),
         .target(
             name: "PasskeyClientGlue", dependencies: ["PasskeyClient", "AuthenticationServices"],
             path: "Sources/PasskeyClient/AuthenticationServices",
             swiftSettings: strict + [.define("PASSKEY_CLIENT_GLUE")]),
-    ]
-#endif
 
-// Fuzzing (docs/webauthn.md, Fuzz/run.sh): only with FUZZ=1, built in its own scratch path with
-// sanitizer flags and libFuzzer's no-main runtime; a plain `swift build` never sees it.
-if Context.environment["FUZZ"] == "1" {
-    package.targets.append(
-        .executableTarget(
-            name: "PasskeyWebAuthnFuzz", dependencies: ["PasskeyWebAuthn"], path: "Fuzz/Sources/PasskeyWebAuthnFuzz",
-            swiftSettings: strict))
-}
-
-// The example app (Examples/PasskeyMigrationApp, its README): the Presenters and Interactors are
-// built and tested here against the real server; the SwiftUI views (excluded) belong to an Xcode
-// app target and are only parse-checked by scripts/test.sh. Never part of a product.
-#if os(Linux)
-    package.targets += [
+        // The example app (Examples/PasskeyMigrationApp, its README): the Presenters and Interactors
+        // are built and tested here against the real server; the SwiftUI views (excluded) belong to an
+        // Xcode app target and are only parse-checked by scripts/test.sh. Never part of a product.
         .target(
             name: "PasskeyMigrationApp", dependencies: ["PasskeyClient"],
             path: "Examples/PasskeyMigrationApp/Sources/PasskeyMigrationApp", exclude: ["Views"],
@@ -175,4 +164,21 @@ if Context.environment["FUZZ"] == "1" {
             ],
             path: "Examples/PasskeyMigrationApp/Tests/PasskeyMigrationAppTests", swiftSettings: strict),
     ]
+
+    // Fuzzing (docs/webauthn.md, Fuzz/run.sh): only with FUZZ=1, built in its own scratch path with
+    // sanitizer flags and libFuzzer's no-main runtime; a plain `swift build` never sees it.
+    if Context.environment["FUZZ"] == "1" {
+        targets.append(
+            .executableTarget(
+                name: "PasskeyWebAuthnFuzz", dependencies: ["PasskeyWebAuthn"],
+                path: "Fuzz/Sources/PasskeyWebAuthnFuzz",
+                swiftSettings: strict))
+    }
 #endif
+
+let package = Package(
+    name: "passkey-server",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: products,
+    targets: targets
+)

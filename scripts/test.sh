@@ -35,6 +35,8 @@ if grep -E "(error|warning):" "$tmp/build.log"; then status=1; fi
 
 # The AuthenticationServices glue is type-checked and tested by the build above: on Linux it is the
 # PasskeyClientGlue module, built against the stand-in in Tests/StandIns (docs/ios.md).
+echo "== Keychain token store: syntax only (the Security framework exists on Apple platforms only)"
+swiftc -parse Sources/PasskeyClient/KeychainTokenStore.swift || status=1
 echo "== swift build --product PasskeyClient (the library an app links, alone)"
 swift build --product PasskeyClient 2>&1 | tee "$tmp/client.log" >/dev/null || status=1
 if grep -E "(error|warning):" "$tmp/client.log"; then status=1; fi
@@ -49,6 +51,10 @@ export PASSKEY_TEST_AUDIT_DIR="$tmp/audit"
 swift test 2>&1 | tee "$tmp/test.log" || status=1
 # A filter or a broken target can make swift test pass with nothing run: insist on tests.
 grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "$tmp/test.log" || { echo "test: no Swift Testing run found" >&2; status=1; }
+echo "== the client's unit tests without a database (as on a Mac or in an iOS app's CI)"
+env -u PASSKEY_TEST_DATABASE_URL -u PASSKEY_TEST_PGBOUNCER_URL swift test --skip-build --filter '^PasskeyClientTests\.' \
+    2>&1 | tee "$tmp/client-unit.log" >/dev/null || status=1
+grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "$tmp/client-unit.log" || { echo "test: client unit tests did not pass" >&2; status=1; }
 echo "== no secret in any event (every account_events row of the run against every secret it used)"
 python3 scripts/check-event-secrets.py "$PASSKEY_TEST_AUDIT_DIR" || status=1
 unset PASSKEY_TEST_AUDIT_DIR

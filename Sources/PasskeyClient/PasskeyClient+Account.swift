@@ -70,10 +70,12 @@ extension PasskeyClient {
         try await send("DELETE", "/v1/account/sessions", authorization: .bearer(token))
     }
 
-    /// `DELETE /v1/account` (needs a recent sign-in); forgets the held token. Then report the
-    /// account's credentials as unknown to the system so the device stops offering them.
+    /// `DELETE /v1/account` (needs a recent sign-in); forgets the held token and clears the
+    /// token store. Then report the account's credentials as unknown to the system so the
+    /// device stops offering them.
     public func deleteAccount(token: String? = nil) async throws(PasskeyClientError) {
+        let deleted = token ?? accessToken
         try await send("DELETE", "/v1/account", authorization: .bearer(token))
-        if token == nil || token == accessToken { setAccessToken(nil) }
+        if let deleted { forget(ifHeld: deleted) }
     }
 }

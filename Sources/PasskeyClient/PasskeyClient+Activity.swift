@@ -1,5 +1,5 @@
 internal import Foundation
-public import PasskeyWire
+internal import PasskeyWire
 
 /// (v3) The signed-in account's activity, newest first.
 extension PasskeyClient {

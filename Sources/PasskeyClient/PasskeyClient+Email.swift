@@ -1,5 +1,5 @@
 internal import Foundation
-public import PasskeyWire
+internal import PasskeyWire
 
 /// (v3) The account's email address: proving it with a mailed code, changing it, and signing
 /// in by email when every other way back is lost. With mail off on the server each of these

@@ -22,15 +22,17 @@ extension PasskeyClient {
                 expecting: PasskeySession.self))
     }
 
-    /// `DELETE /v1/sessions/current`; forgets the held token when it was the one signed out.
+    /// `DELETE /v1/sessions/current`; forgets the held token (and clears the
+    /// token store) when it was the one signed out.
     public func signOut(token: String? = nil) async throws(PasskeyClientError) {
+        let signedOut = token ?? accessToken
         try await send("DELETE", "/v1/sessions/current", authorization: .bearer(token))
-        if token == nil || token == accessToken { setAccessToken(nil) }
+        if let signedOut { forget(ifHeld: signedOut) }
     }
 
-    /// Keeps a new session's token.
+    /// Keeps a new session's token (and saves it in the token store).
     func holding(_ session: PasskeySession) -> PasskeySession {
-        setAccessToken(session.accessToken)
+        hold(PasskeyStoredToken(accessToken: session.accessToken, expiresAt: session.expiresAt))
         return session
     }
 }

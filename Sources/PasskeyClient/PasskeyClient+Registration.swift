@@ -1,5 +1,5 @@
 internal import Foundation
-public import PasskeyWire
+internal import PasskeyWire
 
 /// Adding a passkey to the signed-in account: by a button, or by Automatic Passkey Upgrade.
 extension PasskeyClient {

@@ -1,5 +1,5 @@
 internal import Foundation
-public import PasskeyWire
+internal import PasskeyWire
 
 /// The one passkey sign-in for everyone (discoverable credentials, no username first), and
 /// recovery codes for when the passkey is lost.

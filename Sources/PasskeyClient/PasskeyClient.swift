@@ -1,6 +1,5 @@
 public import Foundation
 internal import PasskeyWire
-internal import Synchronization
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
@@ -10,8 +9,9 @@ internal import Synchronization
 /// `PasskeyClient+AuthenticationServices.swift`) and any Swift program.
 ///
 /// Inputs and outputs are what AuthenticationServices works with (`Data` for challenges, user IDs,
-/// credential IDs and the raw authenticator outputs): the app never touches base64. A session
-/// from any sign-in is held by the client and used for the authenticated calls, unless a call is
+/// credential IDs, the user handle and the raw authenticator outputs): the app never touches
+/// base64. A session from any sign-in is held by the client (and saved in its
+/// `PasskeyTokenStore`, if it has one) and used for the authenticated calls, unless a call is
 /// given its own `token`. Errors are `PasskeyClientError`: the server's problem+json as typed
 /// values, transport failures, or an answer that is not the contract's. `Sendable`; cancelling
 /// the calling task cancels the request (URLSession's async API).
@@ -19,19 +19,101 @@ public final class PasskeyClient: Sendable {
     /// The server's origin, e.g. `https://example.com` (paths like `/v1/sessions` are appended).
     public let baseURL: URL
     let session: URLSession
-    private let token: Mutex<String?>
+    /// The held token; the store's calls are made under the same lock, so memory and store
+    /// change together.
+    private let held: ClientLock<PasskeyStoredToken?>
+    private let tokenStore: (any PasskeyTokenStore)?
+    private let onStoreFailure: (@Sendable (PasskeyTokenStoreFailure) -> Void)?
 
+    /// A client that holds its token in memory only (`accessToken`, e.g. restored by the app).
     public init(baseURL: URL, session: URLSession = .shared, accessToken: String? = nil) {
         self.baseURL = baseURL
         self.session = session
-        self.token = Mutex(accessToken)
+        self.held = ClientLock(accessToken.map { PasskeyStoredToken(accessToken: $0, expiresAt: .distantFuture) })
+        self.tokenStore = nil
+        self.onStoreFailure = nil
+    }
+
+    /// A client that keeps its token in `tokenStore` (`KeychainTokenStore` in an app): the
+    /// stored token is loaded now (an expired one is cleared, not used), every call that returns
+    /// a session saves its token, and sign-out, account deletion and a 401 `unauthorized` answer
+    /// to the held token clear it.
+    ///
+    /// A store that throws never costs the sign-in: the call still succeeds and the token is
+    /// held in memory for this client's life (after a failed `clear`, it is forgotten in memory
+    /// all the same); `onStoreFailure` is told, e.g. to log it. It is called synchronously, on
+    /// the calling task, outside the client's lock. `now` is what the stored token's expiry is
+    /// compared with (a test's clock).
+    public init(
+        baseURL: URL, session: URLSession = .shared, tokenStore: any PasskeyTokenStore,
+        onStoreFailure: (@Sendable (PasskeyTokenStoreFailure) -> Void)? = nil, now: Date = Date()
+    ) {
+        self.baseURL = baseURL
+        self.session = session
+        self.tokenStore = tokenStore
+        self.onStoreFailure = onStoreFailure
+        var failures: [PasskeyTokenStoreFailure] = []
+        var loaded: PasskeyStoredToken?
+        do {
+            loaded = try tokenStore.load()
+        } catch {
+            failures.append(PasskeyTokenStoreFailure(operation: .load, message: String(describing: error)))
+        }
+        if let token = loaded, token.expiresAt <= now {
+            loaded = nil
+            do {
+                try tokenStore.clear()
+            } catch {
+                failures.append(PasskeyTokenStoreFailure(operation: .clear, message: String(describing: error)))
+            }
+        }
+        self.held = ClientLock(loaded)
+        for failure in failures { onStoreFailure?(failure) }
     }
 
     /// The access token the authenticated calls use (set by every successful sign-in).
-    public var accessToken: String? { token.withLock { $0 } }
+    public var accessToken: String? { held.withLock { $0?.accessToken } }
 
-    /// Replaces the held access token (e.g. one restored from the keychain), or forgets it.
-    public func setAccessToken(_ accessToken: String?) { token.withLock { $0 = accessToken } }
+    /// The held token with its expiry (`Date.distantFuture` when set without one).
+    public var heldToken: PasskeyStoredToken? { held.withLock { $0 } }
+
+    /// Replaces the held access token (e.g. one the app restored itself), or forgets it; written
+    /// through to the token store, with `Date.distantFuture` as its expiry (the client is not
+    /// told the real one; a 401 clears it).
+    public func setAccessToken(_ accessToken: String?) {
+        hold(accessToken.map { PasskeyStoredToken(accessToken: $0, expiresAt: .distantFuture) })
+    }
+
+    /// Holds `token` (nil: forgets it) and writes it through to the store.
+    func hold(_ token: PasskeyStoredToken?) {
+        let failure = held.withLock { held -> PasskeyTokenStoreFailure? in
+            held = token
+            return write(token)
+        }
+        if let failure { onStoreFailure?(failure) }
+    }
+
+    /// Forgets the held token if it is still `token` (a sign-in meanwhile wins).
+    func forget(ifHeld token: String) {
+        let failure = held.withLock { held -> PasskeyTokenStoreFailure? in
+            guard held?.accessToken == token else { return nil }
+            held = nil
+            return write(nil)
+        }
+        if let failure { onStoreFailure?(failure) }
+    }
+
+    /// Saves or clears; the failure to report, if any.
+    private func write(_ token: PasskeyStoredToken?) -> PasskeyTokenStoreFailure? {
+        guard let tokenStore else { return nil }
+        do {
+            if let token { try tokenStore.save(token) } else { try tokenStore.clear() }
+            return nil
+        } catch {
+            return PasskeyTokenStoreFailure(
+                operation: token == nil ? .clear : .save, message: String(describing: error))
+        }
+    }
 
     // MARK: - Plumbing
 
@@ -53,6 +135,28 @@ public final class PasskeyClient: Sendable {
             throw .unexpectedResponse(
                 "the answer is not the contract's \(Response.self)", status: status,
                 cause: DecodingFailure.describe(error))
+        }
+    }
+
+    /// Sends one request and builds the client's value from the wire body of the answer.
+    func send<Value: WireDecodable>(
+        _ method: String, _ path: String, body: (any Encodable & Sendable)? = nil,
+        authorization: Authorization = .none, expecting: Value.Type
+    ) async throws(PasskeyClientError) -> Value {
+        let (data, status) = try await exchange(method, path, body: body, authorization: authorization)
+        let wire: Value.Wire
+        do {
+            wire = try WireJSON.decode(Value.Wire.self, from: data)
+        } catch {
+            throw .unexpectedResponse(
+                "the answer is not the contract's \(Value.Wire.self)", status: status,
+                cause: DecodingFailure.describe(error))
+        }
+        do {
+            return try Value(wire: wire)
+        } catch {
+            throw .unexpectedResponse(
+                "the answer is not the contract's \(Value.Wire.self)", status: status, cause: error.description)
         }
     }
 
@@ -80,8 +184,11 @@ public final class PasskeyClient: Sendable {
             }
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
+        /// The held token the request carries (not one given to the call).
+        var heldBearer: String?
         if case .bearer(let given) = authorization {
-            guard let bearer = given ?? accessToken else { throw .notSignedIn }
+            heldBearer = given == nil ? accessToken : nil
+            guard let bearer = given ?? heldBearer else { throw .notSignedIn }
             request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
         }
         let data: Data
@@ -94,12 +201,15 @@ public final class PasskeyClient: Sendable {
         } catch let error as URLError where error.code == .cancelled {
             throw .cancelled
         } catch {
-            throw .transport(String(describing: error))
+            throw PasskeyClientError(transport: error)
         }
         guard let http = response as? HTTPURLResponse else { throw .unexpectedResponse("not an HTTP answer") }
         guard (200..<300).contains(http.statusCode) else {
-            throw PasskeyClientError(
+            let error = PasskeyClientError(
                 status: http.statusCode, body: data, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
+            // The held token's session is over (expired, signed out elsewhere): forget it.
+            if let heldBearer, error.code == .unauthorized { forget(ifHeld: heldBearer) }
+            throw error
         }
         return (data, http.statusCode)
     }

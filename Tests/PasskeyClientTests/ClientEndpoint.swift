@@ -95,16 +95,23 @@ struct ClientEndpoint: Sendable, CustomTestStringConvertible {
             answer: (200, ContractAnswers.account)
         ) {
             let account = try await $0.account()
-            #expect(!account.emailVerified && account.userHandle == "BAUG")
+            #expect(!account.emailVerified && account.userHandle == Data([4, 5, 6]))
+            #expect(account.passkeys.map(\.credentialID) == [credentialID])
         },
         ClientEndpoint(
             name: "passkeys", method: "GET", path: "/v1/passkeys", authenticated: true, body: nil,
             answer: (200, "[\(ContractAnswers.passkey)]")
-        ) { _ = try await $0.passkeys() },
+        ) {
+            let passkeys = try await $0.passkeys()
+            #expect(passkeys.map(\.credentialID) == [credentialID])
+        },
         ClientEndpoint(
             name: "renamePasskey", method: "PATCH", path: "/v1/passkeys/-_-_", authenticated: true,
             body: #"{"name":"Work phone"}"#, answer: (200, ContractAnswers.passkey)
-        ) { _ = try await $0.renamePasskey(credentialID: credentialID, to: "Work phone") },
+        ) {
+            let renamed = try await $0.renamePasskey(credentialID: credentialID, to: "Work phone")
+            #expect(renamed.credentialID == credentialID)
+        },
         ClientEndpoint(
             name: "deletePasskey", method: "DELETE", path: "/v1/passkeys/-_-_", authenticated: true, body: nil,
             answer: (204, "")

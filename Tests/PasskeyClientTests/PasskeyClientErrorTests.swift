@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyWire
 import Testing
 
 /// How answers that are not a success reach the app: the contract's problem+json as typed
@@ -97,8 +98,9 @@ import Testing
         #expect(client.accessToken == "t")
     }
 
-    /// `Retry-After` in seconds (as this server sends it) becomes `retryAfter`; anything else is nil.
-    @Test(arguments: [("17", 17), (" 5 ", 5), (nil, nil), ("Wed, 21 Oct 2026 07:28:00 GMT", nil)] as [(String?, Int?)])
+    /// `Retry-After` in seconds (as this server sends it) becomes `retryAfter`; anything that is
+    /// neither seconds nor an HTTP-date is nil.
+    @Test(arguments: [("17", 17), (" 5 ", 5), (nil, nil), ("soon", nil), ("-3", nil)] as [(String?, Int?)])
     func aRateLimitCarriesRetryAfter(header: String?, seconds: Int?) async throws {
         let stub = StubServer()
         stub.respond(
@@ -110,28 +112,72 @@ import Testing
         ) { try await stub.client().signIn(email: "taro@example.com", password: "wrong password") }
     }
 
-    @Test func aCodeThisClientDoesNotKnowKeepsTheStatusAndTheCode() async throws {
+    /// The HTTP-date form of `Retry-After` is the seconds until that time (0 once it has passed).
+    @Test func anHTTPDateRetryAfterIsTheSecondsUntilIt() async throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let stub = StubServer()
+        stub.respond(
+            status: 503, Self.problem(503, "service-unavailable", detail: "Busy."),
+            headers: ["Retry-After": formatter.string(from: Date().addingTimeInterval(120))])
+        stub.respond(
+            status: 503, Self.problem(503, "service-unavailable", detail: "Busy."),
+            headers: ["Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"])
+        let client = stub.client()
+        let later = await #expect(throws: PasskeyClientError.self) { try await client.startPasskeySignIn() }
+        #expect((115...121).contains(later?.retryAfter ?? -1), "\(String(describing: later))")
+        #expect(later?.code == .serviceUnavailable)
+        let past = await #expect(throws: PasskeyClientError.self) { try await client.startPasskeySignIn() }
+        #expect(past?.retryAfter == 0)
+    }
+
+    /// A code newer than this client reaches the app as a server error with its raw code.
+    @Test func aCodeThisClientDoesNotKnowIsAServerErrorWithItsRawCode() async throws {
         let stub = StubServer()
         stub.respond(status: 400, Self.problem(400, "quota-exceeded", detail: "Too many passkeys."))
-        let error = await #expect(throws: PasskeyClientError.self) { try await stub.client().startPasskeySignIn() }
-        #expect(error?.code == nil)
-        guard case .unexpectedResponse(_, let status, let cause) = error else { throw try #require(error) }
-        #expect(status == 400)
-        #expect(cause?.contains(#""quota-exceeded""#) == true)
-        #expect(cause?.contains("Too many passkeys.") == true)
+        await #expect(
+            throws: PasskeyClientError.server(
+                PasskeyServerError(
+                    code: PasskeyErrorCode(rawValue: "quota-exceeded"), status: 400, detail: "Too many passkeys."))
+        ) { try await stub.client().startPasskeySignIn() }
+    }
+
+    /// Every code of the contract has its constant, with the contract's spelling.
+    @Test func everyCodeOfTheContractHasItsConstant() {
+        let constants: [PasskeyErrorCode] = [
+            .invalidRequest, .weakPassword, .emailTaken, .invalidCredentials, .rateLimited, .unauthorized,
+            .conditionalNotAllowed, .challengeUnavailable, .registrationUnavailable, .registrationMismatch,
+            .registrationVerificationFailed, .credentialExists, .authenticationFailed, .unknownCredential,
+            .lastCredential, .passkeyNotYetUsed, .notFound, .methodNotAllowed, .payloadTooLarge, .serviceUnavailable,
+            .internal, .reauthenticationRequired, .recoveryNotSetUp, .passkeyLimitReached, .invalidCode,
+            .emailAlreadyVerified, .mailUnavailable,
+        ]
+        #expect(Set(constants.map(\.rawValue)) == Set(ErrorCode.allCases.map(\.rawValue)))
+        #expect(constants.count == ErrorCode.allCases.count)
+        for code in ErrorCode.allCases {
+            #expect(PasskeyErrorCode(code).contractCode == code)
+            #expect(PasskeyErrorCode(rawValue: code.rawValue) == PasskeyErrorCode(code))
+        }
+        #expect(PasskeyErrorCode(rawValue: "quota-exceeded").contractCode == nil)
     }
 
     /// A proxy's own error page: not problem+json, so not a server error, but its status and the
     /// decoder's reason reach the app.
     @Test func aProxysHTMLPageKeepsItsStatusAndWhyItWasRefused() async throws {
         let stub = StubServer()
-        stub.respond(status: 502, "<html><body><h1>502 Bad Gateway</h1></body></html>", contentType: "text/html")
+        stub.respond(
+            status: 502, "<html><body><h1>502 Bad Gateway</h1></body></html>", contentType: "text/html",
+            headers: ["Retry-After": "30"])
         let error = await #expect(throws: PasskeyClientError.self) { try await stub.client().startPasskeySignIn() }
-        guard case .unexpectedResponse(let message, let status, let cause) = error else {
+        guard case .unexpectedResponse(let message, let status, let retryAfter, let cause) = error else {
             throw try #require(error)
         }
         #expect(message.contains("HTTP 502"))
-        #expect(status == 502)
+        #expect(status == 502 && error?.status == 502)
+        #expect(retryAfter == 30 && error?.retryAfter == 30)
+        #expect(error?.code == nil)
         #expect(cause?.hasPrefix("invalid value at the top level") == true, "\(cause ?? "nil")")
     }
 
@@ -160,7 +206,7 @@ import Testing
         let error = await #expect(throws: PasskeyClientError.self) {
             try await stub.client().signIn(email: "taro@example.com", password: "correct horse")
         }
-        guard case .unexpectedResponse(let message, let status, let cause) = error else {
+        guard case .unexpectedResponse(let message, let status, _, let cause) = error else {
             throw try #require(error)
         }
         #expect(message.contains("SessionResponseBody"))
@@ -175,15 +221,63 @@ import Testing
             ContractAnswers.account.replacingOccurrences(
                 of: #""backupEligible":true"#, with: #""backupEligible":"yes""#))
         let error = await #expect(throws: PasskeyClientError.self) { try await stub.client(accessToken: "t").account() }
-        guard case .unexpectedResponse(_, _, let cause) = error else { throw try #require(error) }
+        guard case .unexpectedResponse(_, _, _, let cause) = error else { throw try #require(error) }
         #expect(cause?.hasPrefix("expected Bool at passkeys[0].backupEligible") == true, "\(cause ?? "nil")")
+    }
+
+    /// A credential ID or user handle that is not base64url is not the contract's: the call
+    /// fails with the field in the cause, rather than giving the app bytes that are not the ID.
+    @Test(arguments: [
+        (
+            ContractAnswers.account.replacingOccurrences(of: #""credentialID":"-_-_""#, with: #""credentialID":"a b""#),
+            #"passkeys[0]: credentialID is not base64url: "a b""#
+        ),
+        (
+            ContractAnswers.account.replacingOccurrences(of: #""userHandle":"BAUG""#, with: #""userHandle":"!!""#),
+            #"userHandle is not base64url: "!!""#
+        ),
+    ])
+    func aBinaryValueThatIsNotBase64URLIsUnexpected(body: String, cause expected: String) async throws {
+        let stub = StubServer()
+        stub.respond(status: 200, body)
+        let error = await #expect(throws: PasskeyClientError.self) { try await stub.client(accessToken: "t").account() }
+        guard case .unexpectedResponse(let message, let status, _, let cause) = error else {
+            throw try #require(error)
+        }
+        #expect(message.contains("AccountResponseBody"))
+        #expect(status == 200)
+        #expect(cause == expected)
+    }
+
+    @Test func aSessionsCredentialIDThatIsNotBase64URLIsUnexpected() async throws {
+        let stub = StubServer()
+        stub.respond(
+            status: 200,
+            ContractAnswers.sessions.replacingOccurrences(of: #""credentialID":null"#, with: #""credentialID":"%%""#))
+        let error = await #expect(throws: PasskeyClientError.self) {
+            try await stub.client(accessToken: "t").sessions()
+        }
+        guard case .unexpectedResponse(_, _, _, let cause) = error else { throw try #require(error) }
+        #expect(cause == #"[0]: credentialID is not base64url: "%%""#)
     }
 
     @Test func aRequestThatGetsNoAnswerIsATransportError() async throws {
         let stub = StubServer()
         stub.fail(.cannotConnectToHost)
         let error = await #expect(throws: PasskeyClientError.self) { try await stub.client().startPasskeySignIn() }
-        guard case .transport = error else { throw try #require(error) }
+        guard case .transport(let code, _) = error else { throw try #require(error) }
+        #expect(code == .cannotConnectToHost)
+        #expect(error?.status == nil)
+    }
+
+    /// The `URLError` code reaches the app: offline is not a timeout.
+    @Test(arguments: [URLError.Code.notConnectedToInternet, .timedOut, .networkConnectionLost])
+    func aTransportErrorKeepsItsURLErrorCode(_ code: URLError.Code) async throws {
+        let stub = StubServer()
+        stub.fail(code)
+        let error = await #expect(throws: PasskeyClientError.self) { try await stub.client().startPasskeySignIn() }
+        guard case .transport(let kept, _) = error else { throw try #require(error) }
+        #expect(kept == code)
     }
 
     @Test func aCancelledRequestIsCancelled() async throws {

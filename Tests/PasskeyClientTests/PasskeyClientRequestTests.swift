@@ -75,7 +75,7 @@ import Testing
             ContractAnswers.authenticationOptions.replacingOccurrences(
                 of: #""challenge":"AQID","challengeID""#, with: #""challenge":"not base64!","challengeID""#))
         let error = await #expect(throws: PasskeyClientError.self) { try await client.startPasskeySignIn() }
-        guard case .unexpectedResponse(let message, _, _) = error else {
+        guard case .unexpectedResponse(let message, _, _, _) = error else {
             Issue.record("expected unexpectedResponse, got \(String(describing: error))")
             return
         }

@@ -1,6 +1,5 @@
 import Foundation
 import PasskeyClient
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -33,7 +32,7 @@ final class StubServer: Sendable {
     }
 
     let host = "stub-\(UUID().uuidString.lowercased()).test"
-    private let state = Mutex<(answers: [Answer], requests: [Request])>(([], []))
+    private let state = Locked<(answers: [Answer], requests: [Request])>(([], []))
 
     init() { StubURLProtocol.register(self) }
 
@@ -41,11 +40,22 @@ final class StubServer: Sendable {
 
     /// A client of this stub, on an ephemeral session of its own.
     func client(accessToken: String? = nil) -> PasskeyClient {
+        PasskeyClient(baseURL: baseURL, session: session(), accessToken: accessToken)
+    }
+
+    /// A client of this stub that keeps its token in `tokenStore`.
+    func client(
+        tokenStore: any PasskeyTokenStore, onStoreFailure: (@Sendable (PasskeyTokenStoreFailure) -> Void)? = nil
+    ) -> PasskeyClient {
+        PasskeyClient(baseURL: baseURL, session: session(), tokenStore: tokenStore, onStoreFailure: onStoreFailure)
+    }
+
+    private var baseURL: URL { URL(string: "https://\(host)")! }
+
+    private func session() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [StubURLProtocol.self]
-        return PasskeyClient(
-            baseURL: URL(string: "https://\(host)")!, session: URLSession(configuration: configuration),
-            accessToken: accessToken)
+        return URLSession(configuration: configuration)
     }
 
     /// Queues one answer; `contentType` defaults to the contract's (problem+json for errors).

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -11,7 +10,7 @@ import Synchronization
 /// of its own, so tests running in parallel never meet).
 final class StubURLProtocol: URLProtocol {
     /// Host → stub; weak, so a stub leaves the table when its test lets it go.
-    private static let stubs = Mutex<[String: WeakStub]>([:])
+    private static let stubs = Locked<[String: WeakStub]>([:])
 
     private struct WeakStub { weak var stub: StubServer? }
 

@@ -8,11 +8,10 @@ extension PasskeyAuthorization {
     /// passkeys cannot be read or no relying party ID is known.
     public func deletePasskey(credentialID: Data) async throws(PasskeyClientError) {
         try await client.deletePasskey(credentialID: credentialID)
-        guard let relyingPartyID, let account = try? await client.account(),
-            let userHandle = Data(base64URLEncoded: account.userHandle)
-        else { return }
+        guard let relyingPartyID, let account = try? await client.account() else { return }
         await signals.reportAllAcceptedCredentials(
-            relyingPartyID: relyingPartyID, userHandle: userHandle, acceptedCredentialIDs: account.credentialIDs)
+            relyingPartyID: relyingPartyID, userHandle: account.userHandle, acceptedCredentialIDs: account.credentialIDs
+        )
     }
 
     /// Deletes the signed-in account (needs a recent sign-in; the held token is forgotten), then
@@ -33,9 +32,9 @@ extension PasskeyAuthorization {
     @discardableResult
     public func confirmEmailChange(code: String) async throws(PasskeyClientError) -> PasskeyAccount {
         let account = try await client.confirmEmailChange(code: code)
-        if let relyingPartyID, let userHandle = Data(base64URLEncoded: account.userHandle) {
+        if let relyingPartyID {
             await signals.reportCurrentUserDetails(
-                relyingPartyID: relyingPartyID, userHandle: userHandle, name: account.email,
+                relyingPartyID: relyingPartyID, userHandle: account.userHandle, name: account.email,
                 displayName: account.displayName)
         }
         return account
@@ -44,5 +43,5 @@ extension PasskeyAuthorization {
 
 extension PasskeyAccount {
     /// The IDs of the account's passkeys as the platform holds them.
-    var credentialIDs: [Data] { passkeys.compactMap { Data(base64URLEncoded: $0.credentialID) } }
+    var credentialIDs: [Data] { passkeys.map(\.credentialID) }
 }

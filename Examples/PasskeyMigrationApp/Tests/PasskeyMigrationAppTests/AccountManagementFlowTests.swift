@@ -31,14 +31,16 @@ import Testing
             #expect(account.notice == "This device already has a passkey for your account.")
             #expect(account.summary?.passkeys.count == 2)
 
-            #expect(await phoneB.signals.sent.isEmpty)
+            #expect(phoneB.signals.signals.isEmpty)
+            let userHandle = try await phoneB.client.account().userHandle
             await account.delete(first)
             #expect(account.notice == nil)
             #expect(account.summary?.passkeys.map(\.credentialID) == [second.credentialID])
             // The credential manager hears which passkeys remain, so phone A stops offering its own.
             #expect(
-                await phoneB.signals.sent == [
-                    .allAccepted(relyingPartyID: "localhost", acceptedCredentialIDs: [second.credentialID])
+                phoneB.signals.signals == [
+                    .allAccepted(
+                        relyingPartyID: "localhost", userHandle: userHandle, credentialIDs: [second.credentialID])
                 ])
         }
     }
@@ -117,7 +119,7 @@ import Testing
             let passkey = try #require(account.summary?.passkeys.first)
             await account.deleteAccount()
             #expect(
-                await test.signals.sent == [.unknown(relyingPartyID: "localhost", credentialID: passkey.credentialID)])
+                test.signals.signals == [.unknown(relyingPartyID: "localhost", credentialID: passkey.credentialID)])
             #expect(account.state == .deleted)
             #expect(test.app.screen == .signIn)
             #expect(test.client.accessToken == nil)

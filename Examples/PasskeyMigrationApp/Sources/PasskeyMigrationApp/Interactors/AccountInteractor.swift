@@ -18,7 +18,7 @@ actor AccountInteractor {
     }
 
     func summary() async throws(PasskeyClientError) -> AccountSummary {
-        try AccountSummary(try await client.account())
+        AccountSummary(try await client.account())
     }
 
     func renamePasskey(credentialID: Data, to name: String) async throws(PasskeyClientError) -> AccountSummary {

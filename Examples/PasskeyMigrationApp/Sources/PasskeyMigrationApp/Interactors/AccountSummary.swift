@@ -46,20 +46,18 @@ struct AccountSummary: Sendable, Hashable {
 
 extension AccountSummary {
     /// The summary of the client's account.
-    init(_ account: PasskeyAccount) throws(PasskeyClientError) {
-        var items: [PasskeyItem] = []
-        for passkey in account.passkeys { items.append(try PasskeyItem(passkey)) }
+    init(_ account: PasskeyAccount) {
         self.init(
             email: account.email, displayName: account.displayName, hasPassword: account.hasPassword,
-            emailVerified: account.emailVerified, passkeys: items,
+            emailVerified: account.emailVerified, passkeys: account.passkeys.map(PasskeyItem.init),
             recoveryCodesRemaining: account.recoveryCodesRemaining)
     }
 }
 
 extension AccountSummary.PasskeyItem {
-    init(_ passkey: Passkey) throws(PasskeyClientError) {
+    init(_ passkey: Passkey) {
         self.init(
-            credentialID: try CredentialIDText.data(passkey.credentialID), name: passkey.name,
+            credentialID: passkey.credentialID, name: passkey.name,
             createdAt: passkey.createdAt, lastUsedAt: passkey.lastUsedAt, isSynced: passkey.backupState)
     }
 }

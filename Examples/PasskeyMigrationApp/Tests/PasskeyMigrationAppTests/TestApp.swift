@@ -16,10 +16,13 @@ import Testing
     /// What the app told the device's credential manager.
     let signals = RecordingSignals()
 
-    /// - Parameter keptToken: a token an earlier launch kept (the app opens on the account).
-    init(server: URL, controllers: any PasskeyAuthorizationControllerFactory, keptToken: String? = nil) {
-        client = PasskeyClient(baseURL: server)
-        client.setAccessToken(keptToken)
+    /// - Parameter tokenStore: where the session's token outlives a launch (the app's Keychain);
+    ///   a token stored by an earlier launch opens the app on the account.
+    init(
+        server: URL, controllers: any PasskeyAuthorizationControllerFactory,
+        tokenStore: (any PasskeyTokenStore)? = nil
+    ) {
+        client = tokenStore.map { PasskeyClient(baseURL: server, tokenStore: $0) } ?? PasskeyClient(baseURL: server)
         app = AppPresenter(
             client: client,
             authorization: PasskeyAuthorization(client: client, controllers: controllers, signals: signals))

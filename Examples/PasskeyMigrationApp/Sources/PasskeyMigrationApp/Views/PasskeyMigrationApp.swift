@@ -3,7 +3,7 @@
     import PasskeyClient
     import SwiftUI
 
-    /// The composition root: one `PasskeyClient`, one `PasskeyAuthorization` presenting over the
+    /// The composition root: one `PasskeyClient` keeping its token in the Keychain, one `PasskeyAuthorization` presenting over the
     /// app's window, and the `AppPresenter` that builds every Presenter and Interactor over them.
     ///
     /// The bridge needs the window as its presentation anchor, which exists only once the first
@@ -35,7 +35,9 @@
         }
 
         @MainActor private static func compose(anchor: ASPresentationAnchor) -> AppPresenter {
-            let client = PasskeyClient(baseURL: serverURL)
+            // The session outlives the launch in the Keychain (this device only, after first unlock).
+            let client = PasskeyClient(
+                baseURL: serverURL, tokenStore: KeychainTokenStore(service: "PasskeyMigrationApp"))
             let authorization = PasskeyAuthorization(client: client, anchor: anchor, relyingPartyID: relyingPartyID)
             return AppPresenter(client: client, authorization: authorization)
         }

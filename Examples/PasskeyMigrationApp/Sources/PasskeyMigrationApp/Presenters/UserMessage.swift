@@ -15,7 +15,12 @@ enum UserMessage {
         case .authorization(let reason): return text(for: reason)
         case .notSignedIn: return "You are signed out. Sign in again."
         case .cancelled: return "Cancelled."
-        case .transport: return "The server cannot be reached. Check the connection and try again."
+        case .transport(.notConnectedToInternet?, _), .transport(.networkConnectionLost?, _):
+            return "You are offline. Connect to the internet and try again."
+        case .transport(.timedOut?, _): return "The server took too long to answer. Try again."
+        case .transport: return "The server cannot be reached. Try again later."
+        case .unexpectedResponse(_, _, let retryAfter?, _):
+            return "The service is busy. Try again in \(retryAfter) seconds."
         case .unexpectedResponse: return "Something went wrong on our side. Try again later."
         case .server(let problem): return text(forCode: problem.code, retryAfter: problem.retryAfter)
         }

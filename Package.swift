@@ -17,7 +17,7 @@ let strict: [SwiftSetting] = [
 #endif
 
 #if os(Linux)
-    let glueTestDependencies: [Target.Dependency] = ["PasskeyClientGlue", "AuthenticationServices"]
+    let glueTestDependencies: [Target.Dependency] = ["PasskeyClientGlue", "AuthenticationServices", "Security"]
 #else
     let glueTestDependencies: [Target.Dependency] = []
 #endif
@@ -143,8 +143,10 @@ let package = Package(
 #if os(Linux)
     package.targets += [
         .target(name: "AuthenticationServices", path: "Tests/StandIns/AuthenticationServices", swiftSettings: strict),
+        // The same for Security (the Keychain calls of a token store), an in-memory keychain.
+        .target(name: "Security", path: "Tests/StandIns/Security", swiftSettings: strict),
         .target(
-            name: "PasskeyClientGlue", dependencies: ["PasskeyClient", "AuthenticationServices"],
+            name: "PasskeyClientGlue", dependencies: ["PasskeyClient", "AuthenticationServices", "Security"],
             path: "Sources/PasskeyClient/AuthenticationServices",
             swiftSettings: strict + [.define("PASSKEY_CLIENT_GLUE")]),
     ]

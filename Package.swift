@@ -12,7 +12,7 @@ let strict: [SwiftSetting] = [
 /// on its own against the test-only stand-in module (docs/ios.md).
 #if os(Linux)
     let glueExclude = ["AuthenticationServices"]
-    let glueTestDependencies: [Target.Dependency] = ["PasskeyClientGlue", "AuthenticationServices"]
+    let glueTestDependencies: [Target.Dependency] = ["PasskeyClientGlue", "AuthenticationServices", "Security"]
 #else
     let glueExclude: [String] = []
     let glueTestDependencies: [Target.Dependency] = []
@@ -145,8 +145,10 @@ var targets: [Target] = [
         // the Apple signatures the glue uses (never in a product), the glue compiled against it as its
         // own module that sees only PasskeyClient's public API, and PasskeyClientTests running it.
         .target(name: "AuthenticationServices", path: "Tests/StandIns/AuthenticationServices", swiftSettings: strict),
+        // The same for Security (the Keychain calls of a token store), an in-memory keychain.
+        .target(name: "Security", path: "Tests/StandIns/Security", swiftSettings: strict),
         .target(
-            name: "PasskeyClientGlue", dependencies: ["PasskeyClient", "AuthenticationServices"],
+            name: "PasskeyClientGlue", dependencies: ["PasskeyClient", "AuthenticationServices", "Security"],
             path: "Sources/PasskeyClient/AuthenticationServices",
             swiftSettings: strict + [.define("PASSKEY_CLIENT_GLUE")]),
 

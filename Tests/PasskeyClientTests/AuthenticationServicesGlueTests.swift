@@ -42,7 +42,7 @@
             #expect(request.displayName == "Taro Yamada")
             #expect(request.userVerificationPreference == .required)
             #expect(request.attestationPreference == .direct)
-            #expect(request.excludedCredentials.map(\.credentialID) == [Data([0xfb, 0xff, 0xbf])])
+            #expect(request.excludedCredentials?.map(\.credentialID) == [Data([0xfb, 0xff, 0xbf])])
             #expect(request.requestStyle == .conditional)
             #expect(try await registrationOptions(.modal).platformRequest().requestStyle == .standard)
         }

@@ -1,6 +1,5 @@
 import Foundation
 import PasskeyClient
-import Synchronization
 
 /// A `PasskeyAuthorizationControllerFactory` whose controllers do nothing until the test
 /// completes them: the platform's sheet, played by the test.
@@ -56,33 +55,34 @@ final class ScriptedControllers: PasskeyAuthorizationControllerFactory {
     enum ScriptError: Error { case noController(Int) }
 }
 
-/// The signals a flow sent, in order.
-final class RecordingSignals: PasskeyCredentialSignals {
+/// The signals a flow sent, in order. (`NSLock`, not `Mutex`: these tests also run on macOS 13.)
+final class RecordingSignals: PasskeyCredentialSignals, @unchecked Sendable {
     enum Signal: Hashable {
         case allAccepted(relyingPartyID: String, userHandle: Data, credentialIDs: [Data])
         case unknown(relyingPartyID: String, credentialID: Data)
         case currentUser(relyingPartyID: String, userHandle: Data, name: String, displayName: String)
     }
 
-    private let recorded = Mutex<[Signal]>([])
+    private let lock = NSLock()
+    private var recorded: [Signal] = []
 
-    var signals: [Signal] { recorded.withLock { $0 } }
+    var signals: [Signal] { lock.withLock { recorded } }
 
     func reportAllAcceptedCredentials(relyingPartyID: String, userHandle: Data, acceptedCredentialIDs: [Data]) async {
-        recorded.withLock {
-            $0.append(
+        lock.withLock {
+            recorded.append(
                 .allAccepted(
                     relyingPartyID: relyingPartyID, userHandle: userHandle, credentialIDs: acceptedCredentialIDs))
         }
     }
 
     func reportUnknownCredential(relyingPartyID: String, credentialID: Data) async {
-        recorded.withLock { $0.append(.unknown(relyingPartyID: relyingPartyID, credentialID: credentialID)) }
+        lock.withLock { recorded.append(.unknown(relyingPartyID: relyingPartyID, credentialID: credentialID)) }
     }
 
     func reportCurrentUserDetails(relyingPartyID: String, userHandle: Data, name: String, displayName: String) async {
-        recorded.withLock {
-            $0.append(
+        lock.withLock {
+            recorded.append(
                 .currentUser(
                     relyingPartyID: relyingPartyID, userHandle: userHandle, name: name, displayName: displayName))
         }
@@ -90,23 +90,25 @@ final class RecordingSignals: PasskeyCredentialSignals {
 }
 
 /// The AutoFill expiry the test decides: `waitUntilExpiry` returns once per `expire()`.
-final class ExpiryGate: Sendable {
-    private let state = Mutex<(due: Int, asked: [Date])>((0, []))
+final class ExpiryGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var due = 0
+    private var waits: [Date] = []
 
     /// The `expiresAt` of each wait, in order.
-    var asked: [Date] { state.withLock { $0.asked } }
+    var asked: [Date] { lock.withLock { waits } }
 
-    func expire() { state.withLock { $0.due += 1 } }
+    func expire() { lock.withLock { due += 1 } }
 
     @Sendable func wait(until expiresAt: Date) async throws {
-        state.withLock { $0.asked.append(expiresAt) }
+        lock.withLock { waits.append(expiresAt) }
         while true {
-            let due = state.withLock { state in
-                guard state.due > 0 else { return false }
-                state.due -= 1
+            let isDue = lock.withLock {
+                guard due > 0 else { return false }
+                due -= 1
                 return true
             }
-            if due { return }
+            if isDue { return }
             try await Task.sleep(for: .milliseconds(2))
         }
     }

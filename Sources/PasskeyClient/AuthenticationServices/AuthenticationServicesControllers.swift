@@ -14,6 +14,7 @@
         /// The window the sheets are presented over.
         public let anchor: ASPresentationAnchor
 
+        /// Controllers presenting over `anchor`.
         public init(anchor: ASPresentationAnchor) { self.anchor = anchor }
 
         public func makeController(

@@ -10,6 +10,7 @@
     /// Sends the signals through the system (best effort: the system's errors are ignored, and
     /// it does not tell whether a credential manager acted on them).
     public struct AuthenticationServicesCredentialSignals: PasskeyCredentialSignals {
+        /// The system's signals (none before iOS 26 / macOS 26).
         public init() {}
 
         public func reportAllAcceptedCredentials(

@@ -36,14 +36,14 @@
     extension PasskeyRegistrationOptions {
         /// The platform request: a button (`.standard`) or Automatic Passkey Upgrade (`.conditional`,
         /// iOS 18 / macOS 15; the style is left standard before, see `PasskeyAuthorizationRequest.platformRequest()`).
-        /// Excluded credentials are passed from iOS 17.4 / macOS 14.4, where passkeys honour them.
+        /// Excluded credentials are passed from iOS 17.4 / macOS 13.5, where passkeys honour them.
         public func platformRequest() -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest {
             let request = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: relyingPartyID)
                 .createCredentialRegistrationRequest(challenge: challenge, name: userName, userID: userID)
             request.displayName = displayName
             request.userVerificationPreference = userVerification.platformPreference
             request.attestationPreference = attestation.platformKind
-            if #available(iOS 17.4, macOS 14.4, *) {
+            if #available(iOS 17.4, macOS 13.5, *) {
                 request.excludedCredentials = excludedCredentialIDs.map {
                     ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0)
                 }

@@ -47,6 +47,9 @@ public final class PasskeyAuthorization {
         }
     }
 
+    /// A bridge running `client`'s ceremonies through `controllers` (the platform, or a test's)
+    /// and telling `signals` what changed.
+    ///
     /// - Parameters:
     ///   - relyingPartyID: the app's associated domain, for the signals before any options were seen.
     ///   - waitUntilExpiry: returns when an AutoFill request's challenge is about to expire (tests

@@ -18,6 +18,7 @@ public struct PasskeyAccountCreation: Sendable, Hashable {
     /// The new account's passkey.
     public let credential: PasskeyRegistrationCredential
 
+    /// The sheet's answer (the glue builds it from the platform's credential; tests directly).
     public init(email: String, displayName: String, credential: PasskeyRegistrationCredential) {
         self.email = email
         self.displayName = displayName

@@ -18,6 +18,7 @@ public protocol PasskeyCredentialSignals: Sendable {
 
 /// Sends no signal (systems before iOS 26, and programs without a credential manager).
 public struct NoCredentialSignals: PasskeyCredentialSignals {
+    /// The signals that go nowhere.
     public init() {}
 
     public func reportAllAcceptedCredentials(relyingPartyID: String, userHandle: Data, acceptedCredentialIDs: [Data])

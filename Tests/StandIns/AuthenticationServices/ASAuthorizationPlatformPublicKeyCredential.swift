@@ -89,9 +89,10 @@ open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuth
     public var userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference.preferred
     /// `var attestationPreference: ASAuthorizationPublicKeyCredentialAttestationKind { get set }`
     public var attestationPreference = ASAuthorizationPublicKeyCredentialAttestationKind.none
-    /// `var excludedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor] { get set }` (iOS 17.4, macOS 14.4).
-    @available(iOS 17.4, macOS 14.4, *)
-    public var excludedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor] {
+    /// `var excludedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor]? { get set }` (iOS 17.4,
+    /// macOS 13.5; from `ASAuthorizationWebBrowserPlatformPublicKeyCredentialRegistrationRequest`).
+    @available(iOS 17.4, macOS 13.5, *)
+    public var excludedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor]? {
         get { excluded }
         set { excluded = newValue }
     }
@@ -102,7 +103,7 @@ open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuth
         set { style = newValue.rawValue }
     }
 
-    private var excluded: [ASAuthorizationPlatformPublicKeyCredentialDescriptor] = []
+    private var excluded: [ASAuthorizationPlatformPublicKeyCredentialDescriptor]?
     private var style = 0
 
     init(relyingPartyIdentifier: String, challenge: Data, name: String, userID: Data) {

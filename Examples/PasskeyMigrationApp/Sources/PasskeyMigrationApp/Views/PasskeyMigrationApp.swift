@@ -1,10 +1,11 @@
 #if canImport(SwiftUI) && canImport(UIKit)
     import AuthenticationServices
-    import PasskeyClient
+    internal import PasskeyClient
     import SwiftUI
 
-    /// The composition root: one `PasskeyClient` keeping its token in the Keychain, one `PasskeyAuthorization` presenting over the
-    /// app's window, and the `AppPresenter` that builds every Presenter and Interactor over them.
+    /// The composition root: one `PasskeyClient` keeping its token in the Keychain, one
+    /// `PasskeyAuthorization` presenting over the app's window, and the `AppPresenter` that builds
+    /// every Presenter and Interactor over them.
     ///
     /// The bridge needs the window as its presentation anchor, which exists only once the first
     /// view is on screen: `WindowReader` hands it over, and the app is composed then, on the main

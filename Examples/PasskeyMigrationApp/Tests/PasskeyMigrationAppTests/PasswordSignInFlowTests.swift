@@ -61,6 +61,28 @@ import Testing
         }
     }
 
+    /// The server refuses the upgrade (here: the account holds the most passkeys allowed): still
+    /// signed in, the account as it was.
+    @Test func aRefusedUpgradeKeepsTheUserSignedIn() async throws {
+        try await TestApp.onServer(environment: ["MAX_PASSKEYS_PER_ACCOUNT": "1"]) { server in
+            let phone = TestApp(server: server, controllers: TestApp.newDevice())
+            let email = try await phone.passwordUser()
+            _ = try await phone.signInWithPassword(email)
+            #expect(phone.app.upgrade == .upgraded)
+
+            let laptop = TestApp(server: server, controllers: TestApp.newDevice())
+            let account = try await laptop.signInWithPassword(email)
+            guard case .signedIn(let user, let upgrade) = laptop.app.passwordSignIn.state else {
+                Issue.record("not signed in: \(laptop.app.passwordSignIn.state)")
+                return
+            }
+            #expect(user.method == .password)
+            #expect(upgrade == .refused)
+            #expect(laptop.client.accessToken != nil)
+            #expect(account.summary?.passkeys.count == 1)
+        }
+    }
+
     @Test func aWrongPasswordStaysOnTheScreenWithAMessage() async throws {
         try await TestApp.onServer { server in
             let test = TestApp(server: server, controllers: TestApp.newDevice())

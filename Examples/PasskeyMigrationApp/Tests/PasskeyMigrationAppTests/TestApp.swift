@@ -29,9 +29,11 @@ import Testing
     }
 
     /// Runs `flow` on the main actor (where the app's Presenters live) against a fresh
-    /// `passkey-server` on a fresh database.
-    nonisolated static func onServer(_ flow: @escaping @MainActor @Sendable (URL) async throws -> Void) async throws {
-        try await ServedServer.with { server in try await flow(server) }
+    /// `passkey-server` on a fresh database (its `environment` added to the served server's).
+    nonisolated static func onServer(
+        environment: [String: String] = [:], _ flow: @escaping @MainActor @Sendable (URL) async throws -> Void
+    ) async throws {
+        try await ServedServer.with(environment: environment) { server in try await flow(server) }
     }
 
     /// A phone with no passkey yet: `PasskeyClientTestSupport`'s software authenticator behind the

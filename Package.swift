@@ -8,6 +8,16 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// Linux has no AuthenticationServices: there the glue is left out of `PasskeyClient` and compiled
+/// on its own against the test-only stand-in module (docs/ios.md).
+#if os(Linux)
+    let glueExclude = ["AuthenticationServices"]
+    let glueTestDependencies: [Target.Dependency] = ["PasskeyClientGlue", "AuthenticationServices", "Security"]
+#else
+    let glueExclude: [String] = []
+    let glueTestDependencies: [Target.Dependency] = []
+#endif
+
 /// What an app builds, on every platform: the contract's bodies, the client and its unit tests
 /// (a stubbed URLSession, no server, no database). Foundation only, iOS 16 and macOS 13.
 var products: [Product] = [
@@ -17,8 +27,13 @@ var products: [Product] = [
 var targets: [Target] = [
     // The HTTP contract's bodies, compiled by the server and by the client alike (Foundation only).
     .target(name: "PasskeyWire", swiftSettings: strict),
-    .target(name: "PasskeyClient", dependencies: ["PasskeyWire"], swiftSettings: strict),
-    .testTarget(name: "PasskeyClientTests", dependencies: ["PasskeyClient", "PasskeyWire"], swiftSettings: strict),
+    // The AuthenticationServices glue (`Sources/PasskeyClient/AuthenticationServices/`) is part of
+    // this module on Apple systems; on Linux it is compiled as `PasskeyClientGlue` below instead.
+    .target(name: "PasskeyClient", dependencies: ["PasskeyWire"], exclude: glueExclude, swiftSettings: strict),
+    // (on Linux also the glue's tests against the stand-in module)
+    .testTarget(
+        name: "PasskeyClientTests", dependencies: ["PasskeyClient", "PasskeyWire"] + glueTestDependencies,
+        swiftSettings: strict),
 ]
 
 // The server, its C libraries and its tests: only when the manifest is evaluated on Linux, where
@@ -71,8 +86,14 @@ var targets: [Target] = [
         .testTarget(
             name: "PasskeyClientEndToEndTests",
             dependencies: [
-                "PasskeyClient", "PasskeyTestSupport", "PasskeyDatabaseTestSupport", "PasskeyWire", "PasskeyLibpq",
+                "PasskeyClient", "PasskeyClientTestSupport", "PasskeyTestSupport", "PasskeyDatabaseTestSupport",
+                "PasskeyWire", "PasskeyLibpq",
             ],
+            swiftSettings: strict),
+        // A platform for the bridge in tests: the software authenticator behind the controller seam
+        // (the example app's tests use it too).
+        .target(
+            name: "PasskeyClientTestSupport", dependencies: ["PasskeyClient", "PasskeyTestSupport"],
             swiftSettings: strict),
         // Test support without a database (authenticator, fakes, clocks, processes, paths)…
         .target(
@@ -119,6 +140,31 @@ var targets: [Target] = [
         .testTarget(
             name: "PasskeyPasswordHashingTests", dependencies: ["PasskeyPasswordHashing", "PasskeyTestSupport"],
             swiftSettings: strict),
+
+        // The glue checked on Linux (docs/ios.md): a stand-in AuthenticationServices module declaring
+        // the Apple signatures the glue uses (never in a product), the glue compiled against it as its
+        // own module that sees only PasskeyClient's public API, and PasskeyClientTests running it.
+        .target(name: "AuthenticationServices", path: "Tests/StandIns/AuthenticationServices", swiftSettings: strict),
+        // The same for Security (the Keychain calls of a token store), an in-memory keychain.
+        .target(name: "Security", path: "Tests/StandIns/Security", swiftSettings: strict),
+        .target(
+            name: "PasskeyClientGlue", dependencies: ["PasskeyClient", "AuthenticationServices", "Security"],
+            path: "Sources/PasskeyClient/AuthenticationServices",
+            swiftSettings: strict + [.define("PASSKEY_CLIENT_GLUE")]),
+
+        // The example app (Examples/PasskeyMigrationApp, its README): the Presenters and Interactors
+        // are built and tested here against the real server; the SwiftUI views (excluded) belong to an
+        // Xcode app target and are only parse-checked by scripts/test.sh. Never part of a product.
+        .target(
+            name: "PasskeyMigrationApp", dependencies: ["PasskeyClient"],
+            path: "Examples/PasskeyMigrationApp/Sources/PasskeyMigrationApp", exclude: ["Views"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PasskeyMigrationAppTests",
+            dependencies: [
+                "PasskeyMigrationApp", "PasskeyClient", "PasskeyClientTestSupport", "PasskeyDatabaseTestSupport",
+            ],
+            path: "Examples/PasskeyMigrationApp/Tests/PasskeyMigrationAppTests", swiftSettings: strict),
     ]
 
     // Fuzzing (docs/webauthn.md, Fuzz/run.sh): only with FUZZ=1, built in its own scratch path with

@@ -7,6 +7,29 @@ public enum PasskeyRegistrationMode: String, Sendable, Hashable {
     case conditional
 }
 
+/// How the platform shows a registration (`ASAuthorizationPublicKeyCredentialRegistrationRequest.requestStyle`).
+public enum PasskeyRequestStyle: Sendable, Hashable {
+    /// A sheet the user confirms.
+    case standard
+    /// Created without UI when the password manager just filled this account's password.
+    case conditional
+}
+
+/// The server's `userVerification` (WebAuthn), the platform's `userVerificationPreference`.
+public enum PasskeyUserVerification: String, Sendable, Hashable {
+    case required
+    case preferred
+    case discouraged
+}
+
+/// The server's `attestation` conveyance (WebAuthn), the platform's `attestationPreference`.
+public enum PasskeyAttestationPreference: String, Sendable, Hashable {
+    case none
+    case indirect
+    case direct
+    case enterprise
+}
+
 /// What the platform needs to create a passkey for the signed-in account
 /// (`ASAuthorizationPlatformPublicKeyCredentialProvider.createCredentialRegistrationRequest`).
 public struct PasskeyRegistrationOptions: Sendable, Hashable {
@@ -21,7 +44,14 @@ public struct PasskeyRegistrationOptions: Sendable, Hashable {
     public let mode: PasskeyRegistrationMode
     /// Passkeys the account already has (so the same authenticator is not registered twice).
     public let excludedCredentialIDs: [Data]
+    /// `publicKey.authenticatorSelection.userVerification`: `.discouraged` for a conditional upgrade.
+    public let userVerification: PasskeyUserVerification
+    /// `publicKey.attestation`: `.direct` when the server checks authenticator models.
+    public let attestation: PasskeyAttestationPreference
     public let expiresAt: Date
+
+    /// The platform's request style for `mode`.
+    public var requestStyle: PasskeyRequestStyle { mode == .conditional ? .conditional : .standard }
 }
 
 /// What the platform needs to create the passkey of a new account. `userName` and `displayName`
@@ -33,6 +63,10 @@ public struct PasskeyAccountRegistrationOptions: Sendable, Hashable {
     public let userID: Data
     public let userName: String
     public let displayName: String
+    /// `publicKey.authenticatorSelection.userVerification`.
+    public let userVerification: PasskeyUserVerification
+    /// `publicKey.attestation`.
+    public let attestation: PasskeyAttestationPreference
     public let expiresAt: Date
 }
 
@@ -42,6 +76,10 @@ public struct PasskeySignInOptions: Sendable, Hashable {
     public let challengeID: String
     public let relyingPartyID: String
     public let challenge: Data
+    /// `publicKey.userVerification` (`.required` by default policy).
+    public let userVerification: PasskeyUserVerification
+    /// `publicKey.allowCredentials`: empty for this server's discoverable sign-in.
+    public let allowedCredentialIDs: [Data]
     public let expiresAt: Date
 }
 

@@ -21,7 +21,9 @@ extension PasskeyClient {
             relyingPartyName: options.relyingPartyName, challenge: challenge, userID: userID,
             userName: options.userName, displayName: options.displayName, mode: mode,
             excludedCredentialIDs: options.publicKey.excludeCredentials.compactMap { Data(base64URLEncoded: $0.id) },
-            expiresAt: options.expiresAt)
+            userVerification: PasskeyUserVerification(wire: options.publicKey.authenticatorSelection.userVerification),
+            attestation: PasskeyAttestationPreference(wire: options.publicKey.attestation), expiresAt: options.expiresAt
+        )
     }
 
     /// `POST /v1/passkeys/registrations/finish` with what the platform returned. Fails with
@@ -54,7 +56,9 @@ extension PasskeyClient {
         return PasskeyAccountRegistrationOptions(
             registrationID: options.registrationID, relyingPartyID: options.relyingPartyID, challenge: challenge,
             userID: userID, userName: options.publicKey.user.name, displayName: options.publicKey.user.displayName,
-            expiresAt: options.expiresAt)
+            userVerification: PasskeyUserVerification(wire: options.publicKey.authenticatorSelection.userVerification),
+            attestation: PasskeyAttestationPreference(wire: options.publicKey.attestation), expiresAt: options.expiresAt
+        )
     }
 
     /// `POST /v1/passkey-accounts/registrations/finish`; the new account is signed in and its

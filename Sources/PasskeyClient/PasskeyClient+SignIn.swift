@@ -13,6 +13,8 @@ extension PasskeyClient {
         }
         return PasskeySignInOptions(
             challengeID: options.challengeID, relyingPartyID: options.relyingPartyID, challenge: challenge,
+            userVerification: PasskeyUserVerification(wire: options.publicKey.userVerification),
+            allowedCredentialIDs: options.publicKey.allowCredentials.compactMap { Data(base64URLEncoded: $0.id) },
             expiresAt: options.expiresAt)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyDatabaseTestSupport
 import PasskeyTestSupport
 
 /// A device with one passkey on the software authenticator, answering `PasskeyClient`'s options

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyDatabaseTestSupport
 import PasskeyTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyDatabaseTestSupport
 import Testing
 
 /// The token store against the served server: what one launch signs in, the next launch uses;

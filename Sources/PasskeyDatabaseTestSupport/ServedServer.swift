@@ -1,36 +1,36 @@
-import Foundation
-import PasskeyDatabaseTestSupport
-import PasskeyTestSupport
+package import Foundation
+internal import PasskeyTestSupport
 
 /// The built `passkey-server serve`, as operators run it, on a throwaway database: the client's
-/// end-to-end tests reach it only over HTTP, as an app does, so they need none of the server's
-/// types (the server's own tests start it in-process instead).
-enum ServedServer {
+/// end-to-end tests (and the example app's, Examples/PasskeyMigrationApp) reach it only over
+/// HTTP, as an app does, so they need none of the server's types (the server's own tests start
+/// it in-process instead).
+package enum ServedServer {
     /// The web origin the software authenticator signs for (one of `PASSKEY_ORIGINS`).
-    static let origin = "http://localhost:8080"
+    package static let origin = "http://localhost:8080"
 
     /// The environment of every served server; a test adds or overrides variables.
-    static let baseEnvironment: [String: String] = [
+    package static let baseEnvironment: [String: String] = [
         "PASSKEY_RP_ID": "localhost", "PASSKEY_ORIGINS": origin, "RATE_LIMIT_STARTS_PER_MINUTE": "0",
         "HOST": "127.0.0.1", "PORT": "0", "DATABASE_POOL_SIZE": "8", "WEB_CLIENT": "off",
         // `info` logs the `event=listening … port=N` line the port is read from.
         "LOG_LEVEL": "info",
     ]
 
-    struct StartFailure: Error, CustomStringConvertible {
+    package struct StartFailure: Error, CustomStringConvertible {
         let log: String
-        var description: String { "passkey-server did not report a port; its log:\n\(log)" }
+        package var description: String { "passkey-server did not report a port; its log:\n\(log)" }
     }
 
     /// Runs `body` with the base URL of a fresh server on a fresh database; stops the server
     /// (SIGTERM, then waits for its exit) and drops the database afterwards, also on failure.
-    static func with(environment: [String: String] = [:], _ body: (URL) async throws -> Void) async throws {
+    package static func with(environment: [String: String] = [:], _ body: (URL) async throws -> Void) async throws {
         try await with(environment: environment) { url, _ in try await body(url) }
     }
 
     /// The same, with the server's database too (for a test that seeds rows no flow of this
     /// version writes).
-    static func with(
+    package static func with(
         environment: [String: String] = [:], _ body: (URL, TestDatabase) async throws -> Void
     ) async throws {
         try await withTestDatabase { database, _ in

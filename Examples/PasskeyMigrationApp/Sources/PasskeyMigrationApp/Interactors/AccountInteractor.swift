@@ -1,0 +1,74 @@
+internal import Foundation
+internal import PasskeyClient
+
+/// The signed-in account: its passkeys (list, rename, add, delete), recovery codes, stage ③
+/// (removing the password), signing out and deleting the account.
+///
+/// Every change answers with the account as the server has it afterwards, so the screen never
+/// shows a guess. Deleting a passkey or the account goes through `PasskeyAuthorization`, which
+/// also tells the system's credential manager (the device stops offering a passkey that is gone);
+/// it reaches that `@MainActor` class as `SignInInteractor` does.
+actor AccountInteractor {
+    private let client: PasskeyClient
+    private let authorization: PasskeyAuthorization
+
+    init(client: PasskeyClient, authorization: PasskeyAuthorization) {
+        self.client = client
+        self.authorization = authorization
+    }
+
+    func summary() async throws(PasskeyClientError) -> AccountSummary {
+        AccountSummary(try await client.account())
+    }
+
+    func renamePasskey(credentialID: Data, to name: String) async throws(PasskeyClientError) -> AccountSummary {
+        _ = try await client.renamePasskey(
+            credentialID: credentialID, to: name.trimmingCharacters(in: .whitespacesAndNewlines))
+        return try await summary()
+    }
+
+    /// Adds a passkey with the system sheet (modal: needs a recent sign-in).
+    func addPasskey() async throws(PasskeyClientError) -> AccountSummary {
+        try await authorization.addPasskey()
+        return try await summary()
+    }
+
+    /// Deletes a passkey (needs a recent sign-in), then reports the remaining ones to the system.
+    func deletePasskey(credentialID: Data) async throws(PasskeyClientError) -> AccountSummary {
+        try await authorization.deletePasskey(credentialID: credentialID)
+        return try await summary()
+    }
+
+    /// A new set of 10 recovery codes (every earlier one stops working). They exist only in this
+    /// answer: the app shows them once and never stores them.
+    func createRecoveryCodes() async throws(PasskeyClientError) -> [String] {
+        try await client.createRecoveryCodes().codes
+    }
+
+    /// Stage ③: the account keeps only its passkeys (the server checks that one has signed in and
+    /// that recovery is set up).
+    func removePassword() async throws(PasskeyClientError) -> AccountSummary {
+        try await client.removePassword()
+        return try await summary()
+    }
+
+    /// Ends this session. When the server cannot be told (offline), the token is forgotten
+    /// anyway: signing out on this device must always work.
+    func signOut() async {
+        do throws(PasskeyClientError) {
+            try await client.signOut()
+        } catch {
+            client.setAccessToken(nil)
+        }
+    }
+
+    /// Forgets a session the server no longer knows (expired, ended on another device).
+    func forgetSession() {
+        client.setAccessToken(nil)
+    }
+
+    /// Deletes the account (needs a recent sign-in); the system is told its passkeys are gone.
+    func deleteAccount() async throws(PasskeyClientError) {
+        try await authorization.deleteAccount()
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import PasskeyClient
+import PasskeyClientTestSupport
+import Testing
+
+@testable import PasskeyMigrationApp
+
+/// Slide 8: signing in with a passkey, by the button and by AutoFill on the email field, on a
+/// device that holds one. Against the real server.
+@Suite struct PasskeySignInFlowTests {
+    /// A device with a passkey for a new account, signed out again.
+    @MainActor private static func deviceWithAPasskey(_ test: TestApp) async throws {
+        let account = try await test.createAccountWithForm(email: TestApp.newEmail(), displayName: "Device")
+        await account.signOut()
+        #expect(test.app.screen == .signIn)
+        #expect(test.client.accessToken == nil)
+    }
+
+    @Test func theButtonSignsIn() async throws {
+        try await TestApp.onServer { server in
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
+            try await Self.deviceWithAPasskey(test)
+            let screen = test.app.passkeySignIn
+
+            await screen.signInWithPasskey()
+            guard case .signedIn(let user) = screen.state else {
+                Issue.record("not signed in: \(screen.state)")
+                return
+            }
+            #expect(user.method == .passkey)
+            #expect(user.displayName == "Device")
+            let summary = try #require(try await test.loadedAccount().summary)
+            #expect(summary.passkeys.first?.lastUsedAt != nil)
+        }
+    }
+
+    @Test func autoFillOnTheEmailFieldSignsIn() async throws {
+        try await TestApp.onServer { server in
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
+            try await Self.deviceWithAPasskey(test)
+            let screen = test.app.passkeySignIn
+
+            await screen.emailFieldAppeared()
+            guard case .signedIn(let user) = screen.state else {
+                Issue.record("not signed in: \(screen.state)")
+                return
+            }
+            #expect(user.method == .passkey)
+            #expect(test.app.screen == .account)
+        }
+    }
+
+    /// The user types a password instead: the AutoFill request is withdrawn, silently.
+    @Test func typingAPasswordWithdrawsAutoFill() async throws {
+        try await TestApp.onServer { server in
+            let device = TestApp.newDevice()
+            device.holdAutoFill = true
+            let test = TestApp(server: server, controllers: device)
+            try await Self.deviceWithAPasskey(test)
+            let screen = test.app.passkeySignIn
+
+            let autoFill = Task { await screen.emailFieldAppeared() }
+            try await Self.untilAutoFillIsOffered(device)
+            #expect(screen.state == .offeringAutoFill)
+            await screen.passwordEditingBegan()
+            await autoFill.value
+            #expect(screen.state == .idle)
+            #expect(test.client.accessToken == nil)
+            #expect(test.app.screen == .signIn)
+        }
+    }
+
+    /// The button while AutoFill waits: the bridge withdraws the offer and the sheet signs in.
+    @Test func theButtonReplacesAWaitingAutoFill() async throws {
+        try await TestApp.onServer { server in
+            let device = TestApp.newDevice()
+            device.holdAutoFill = true
+            let test = TestApp(server: server, controllers: device)
+            try await Self.deviceWithAPasskey(test)
+            let screen = test.app.passkeySignIn
+
+            let autoFill = Task { await screen.emailFieldAppeared() }
+            try await Self.untilAutoFillIsOffered(device)
+            await screen.signInWithPasskey()
+            await autoFill.value
+            guard case .signedIn(let user) = screen.state else {
+                Issue.record("not signed in: \(screen.state)")
+                return
+            }
+            #expect(user.method == .passkey)
+            #expect(test.app.screen == .account)
+        }
+    }
+
+    /// Waits (at most 10 s) until the device shows an AutoFill request.
+    @MainActor private static func untilAutoFillIsOffered(_ device: SoftwareAuthenticatorControllers) async throws {
+        for _ in 0..<1000 where !device.isHoldingAutoFill {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(device.isHoldingAutoFill)
+    }
+
+    @Test func aPasskeyOfADeletedAccountIsAFailedStateWithAMessage() async throws {
+        try await TestApp.onServer { server in
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
+            let account = try await test.createAccountWithForm(email: TestApp.newEmail(), displayName: "Gone")
+            await account.deleteAccount()
+            #expect(account.state == .deleted)
+            #expect(test.app.screen == .signIn)
+
+            // The device still offers the passkey (the software one has no credential manager).
+            await test.app.passkeySignIn.signInWithPasskey()
+            #expect(
+                test.app.passkeySignIn.state
+                    == .failed("This passkey was removed from your account. Sign in another way and add a new one."))
+            #expect(test.app.screen == .signIn)
+        }
+    }
+}

@@ -1,0 +1,209 @@
+// The AuthenticationServices glue run against the test-only stand-in module (Linux only: on Apple
+// systems the real framework's objects cannot be built by a test). What these check: the delegate
+// callbacks reach the bridge once, the platform's errors keep their codes, the requests carry the
+// server's options, the results become the client's values, and which signal API is called.
+#if os(Linux)
+    import AuthenticationServices
+    import Foundation
+    import PasskeyClient
+    import PasskeyClientGlue
+    import Testing
+
+    @MainActor
+    @Suite(.serialized) struct AuthenticationServicesGlueTests {
+        let stub = StubServer()
+
+        /// The last stand-in controller the glue made, and its delegate.
+        private func lastController() throws -> (ASAuthorizationController, any ASAuthorizationControllerDelegate) {
+            let controller = try #require(StandInRecorder.controllers.last)
+            return (controller, try #require(controller.delegate))
+        }
+
+        private func waitForController(after count: Int) async throws {
+            for _ in 0..<5000 where StandInRecorder.controllers.count <= count {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+
+        private func registrationOptions(_ mode: PasskeyRegistrationMode) async throws -> PasskeyRegistrationOptions {
+            stub.respond(
+                status: 200,
+                PasskeyAuthorizationTests.strictRegistrationOptions.replacingOccurrences(
+                    of: #""mode":"modal""#, with: #""mode":"\#(mode.rawValue)""#))
+            return try await stub.client(accessToken: "t").startPasskeyRegistration(mode: mode)
+        }
+
+        @Test func theRegistrationRequestCarriesTheServersOptions() async throws {
+            let request = try await registrationOptions(.conditional).platformRequest()
+            #expect(request.relyingPartyIdentifier == "example.com")
+            #expect(request.challenge == Data([1, 2, 3]))
+            #expect(request.userID == Data([4, 5, 6]))
+            #expect(request.name == "taro@example.com")
+            #expect(request.displayName == "Taro Yamada")
+            #expect(request.userVerificationPreference == .required)
+            #expect(request.attestationPreference == .direct)
+            #expect(request.excludedCredentials?.map(\.credentialID) == [Data([0xfb, 0xff, 0xbf])])
+            #expect(request.requestStyle == .conditional)
+            #expect(try await registrationOptions(.modal).platformRequest().requestStyle == .standard)
+        }
+
+        @Test func theSignInRequestCarriesUVAndAllowedCredentials() async throws {
+            stub.respond(status: 200, PasskeyAuthorizationTests.strictAuthenticationOptions)
+            let request = try await stub.client().startPasskeySignIn().platformRequest()
+            #expect(request.userVerificationPreference == .required)
+            #expect(request.allowedCredentials.map(\.credentialID) == [Data([7, 2])])
+            #expect(request.challenge == Data([1, 2, 3]))
+        }
+
+        @Test func theSheetRequestAsksForAnEmailAndAName() async throws {
+            stub.respond(status: 200, ContractAnswers.accountRegistrationOptions)
+            let options = try await stub.client().startPasskeyAccountRegistration()
+            let request = try #require(
+                PasskeyAuthorizationRequest.accountCreationSheet(options).platformRequest()
+                    as? ASAuthorizationAccountCreationPlatformPublicKeyCredentialRequest)
+            #expect(request.acceptedContactIdentifiers == [.email])
+            #expect(request.shouldRequestName)
+            #expect(request.userID == Data([4, 5, 6]))
+        }
+
+        @Test func aSheetAnswerReachesTheBridgeOnceAndLaterOnesAreIgnored() async throws {
+            stub.respond(status: 200, ContractAnswers.authenticationOptions)
+            stub.respond(status: 200, ContractAnswers.session(method: "passkey"))
+            let bridge = PasskeyAuthorization(client: stub.client(), anchor: .standIn())
+            let before = StandInRecorder.controllers.count
+            let signingIn = Task { try await bridge.signInWithPasskey() }
+            try await waitForController(after: before)
+            let (controller, delegate) = try lastController()
+            #expect(StandInRecorder.performances[ObjectIdentifier(controller)] == [false])
+            #expect(controller.presentationContextProvider?.presentationAnchor(for: controller) != nil)
+            let assertion = ASAuthorizationPlatformPublicKeyCredentialAssertion.standIn(
+                credentialID: Data([7, 7]), rawClientDataJSON: Data([1]), rawAuthenticatorData: Data([2]),
+                signature: Data([3]), userID: Data([4, 5, 6]))
+            delegate.authorizationController(
+                controller: controller, didCompleteWithAuthorization: .standIn(credential: assertion))
+            delegate.authorizationController(
+                controller: controller,
+                didCompleteWithError: NSError(domain: ASAuthorizationError.errorDomain, code: 1001))
+            #expect(try await signingIn.value.method == "passkey")
+            let finish = try #require(stub.requests.last?.json)
+            #expect(finish["credentialID"] as? String == "Bwc")
+            #expect(finish["userHandle"] as? String == "BAUG")
+            #expect(finish["signature"] as? String == "Aw")
+        }
+
+        @Test(arguments: [1000, 1001, 1004, 1006, 1009, 1010, 1011])
+        func aPlatformErrorKeepsItsCode(code: Int) async throws {
+            stub.respond(status: 200, ContractAnswers.authenticationOptions)
+            let bridge = PasskeyAuthorization(client: stub.client(), anchor: .standIn())
+            let before = StandInRecorder.controllers.count
+            let signingIn = Task { try await bridge.signInWithPasskey() }
+            try await waitForController(after: before)
+            let (controller, delegate) = try lastController()
+            delegate.authorizationController(
+                controller: controller,
+                didCompleteWithError: NSError(domain: ASAuthorizationError.errorDomain, code: code))
+            await #expect(throws: PasskeyClientError.authorization(PasskeyAuthorizationError(code: code))) {
+                try await signingIn.value
+            }
+        }
+
+        @Test func anErrorOfAnotherDomainIsUnknown() {
+            #expect(PasskeyAuthorizationError(platformError: URLError(.timedOut)) == .unknown)
+            #expect(
+                PasskeyAuthorizationError(platformError: NSError(domain: ASAuthorizationError.errorDomain, code: 1006))
+                    == .matchedExcludedCredential)
+        }
+
+        @Test func cancellingTheTaskCancelsTheASAuthorizationController() async throws {
+            stub.respond(status: 200, ContractAnswers.registrationOptions)
+            let bridge = PasskeyAuthorization(client: stub.client(accessToken: "t"), anchor: .standIn())
+            let before = StandInRecorder.controllers.count
+            let upgrading = Task { await bridge.upgradeToPasskey() }
+            try await waitForController(after: before)
+            let (controller, _) = try lastController()
+            upgrading.cancel()
+            #expect(await upgrading.value == .declined(.cancelled))
+            #expect(StandInRecorder.cancels[ObjectIdentifier(controller)] == 1)
+        }
+
+        @Test func autoFillIsPerformedAsAnAutoFillAssistedRequest() async throws {
+            stub.respond(status: 200, ContractAnswers.authenticationOptions)
+            // The options expired long ago: the default wait would still give the user 30 s.
+            let bridge = PasskeyAuthorization(
+                client: stub.client(), controllers: AuthenticationServicesControllers(anchor: .standIn()),
+                waitUntilExpiry: { _ in try await Task.sleep(for: .seconds(3600)) })
+            let before = StandInRecorder.controllers.count
+            let signingIn = Task { try await bridge.signInWithAutoFill() }
+            try await waitForController(after: before)
+            let (controller, _) = try lastController()
+            #expect(StandInRecorder.performances[ObjectIdentifier(controller)] == [true])
+            bridge.cancelAutoFill()
+            await #expect(throws: PasskeyClientError.authorization(.cancelled)) { try await signingIn.value }
+            #expect(StandInRecorder.cancels[ObjectIdentifier(controller)] == 1)
+        }
+
+        @Test func transportsComeFromTheAttachment() throws {
+            let platform = try #require(
+                PasskeyRegistrationCredential(
+                    .standIn(credentialID: Data([1]), rawClientDataJSON: Data([2]), rawAttestationObject: Data([3]))))
+            #expect(platform.transports == ["internal", "hybrid"])
+            let otherDevice = try #require(
+                PasskeyRegistrationCredential(
+                    .standIn(
+                        credentialID: Data([1]), rawClientDataJSON: Data([2]), rawAttestationObject: Data([3]),
+                        attachment: 1)))
+            #expect(otherDevice.transports == ["hybrid"])
+            #expect(
+                PasskeyRegistrationCredential(
+                    .standIn(credentialID: Data([1]), rawClientDataJSON: Data([2]), rawAttestationObject: nil)) == nil)
+        }
+
+        @Test func theSheetResultBecomesASendableValue() throws {
+            let registration = ASAuthorizationPlatformPublicKeyCredentialRegistration.standIn(
+                credentialID: Data([1]), rawClientDataJSON: Data([2]), rawAttestationObject: Data([3]))
+            var name = PersonNameComponents()
+            name.givenName = "Hanako"
+            name.familyName = "Sato"
+            let result = PasskeyAuthorizationResult.from(
+                ASAuthorizationAccountCreationPlatformPublicKeyCredential.standIn(
+                    email: "hanako@example.com", name: name, registration: registration))
+            guard case .success(.accountCreation(let creation)) = result else {
+                Issue.record("not an account creation: \(result)")
+                return
+            }
+            #expect(creation.email == "hanako@example.com")
+            #expect(creation.displayName == "Hanako Sato")
+            #expect(creation.credential.credentialID == Data([1]))
+            let nameless = PasskeyAuthorizationResult.from(
+                ASAuthorizationAccountCreationPlatformPublicKeyCredential.standIn(
+                    email: "hanako@example.com", name: nil, registration: registration))
+            #expect(
+                (try? nameless.get())
+                    == .accountCreation(
+                        PasskeyAccountCreation(
+                            email: "hanako@example.com", displayName: "hanako@example.com",
+                            credential: creation.credential)))
+            let phone = PasskeyAuthorizationResult.from(
+                ASAuthorizationAccountCreationPlatformPublicKeyCredential.standIn(
+                    email: nil, name: name, registration: registration))
+            #expect(throws: PasskeyAuthorizationError.invalidResponse) { try phone.get() }
+        }
+
+        @Test func theSignalsGoToTheNewestSystemAPI() async {
+            let signals = AuthenticationServicesCredentialSignals()
+            let before = StandInRecorder.sentSignals.count
+            await signals.reportUnknownCredential(relyingPartyID: "example.com", credentialID: Data([1]))
+            await signals.reportAllAcceptedCredentials(
+                relyingPartyID: "example.com", userHandle: Data([4]), acceptedCredentialIDs: [Data([1]), Data([2])])
+            await signals.reportCurrentUserDetails(
+                relyingPartyID: "example.com", userHandle: Data([4]), name: "new@example.com", displayName: "Taro")
+            // Linux has no OS version: every `#available` holds, so the iOS 26.2 API is taken.
+            #expect(
+                Array(StandInRecorder.sentSignals.dropFirst(before)) == [
+                    ["dataManager.unknown", "example.com", "AQ=="],
+                    ["dataManager.allAccepted", "example.com", "BA==", "AQ==,Ag=="],
+                    ["dataManager.update", "example.com", "BA==", "new@example.com"],
+                ])
+        }
+    }
+#endif

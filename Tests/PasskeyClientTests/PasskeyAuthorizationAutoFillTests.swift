@@ -1,0 +1,199 @@
+import Foundation
+import PasskeyClient
+import Testing
+
+/// AutoFill-assisted sign-in and the credential-manager signals, through scripted controllers
+/// and a stubbed server.
+@MainActor
+@Suite struct PasskeyAuthorizationAutoFillTests {
+    let stub = StubServer()
+    let controllers = ScriptedControllers()
+    let signals = RecordingSignals()
+    let expiry = ExpiryGate()
+
+    func bridge(relyingPartyID: String? = nil) -> PasskeyAuthorization {
+        PasskeyAuthorization(
+            client: stub.client(accessToken: "held-token"), controllers: controllers, signals: signals,
+            relyingPartyID: relyingPartyID, waitUntilExpiry: expiry.wait(until:))
+    }
+
+    // MARK: - AutoFill
+
+    @Test func autoFillSignsInWithThePasskeyPickedInTheKeyboard() async throws {
+        let bridge = bridge()
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        stub.respond(status: 200, ContractAnswers.session(method: "passkey"))
+        let signingIn = Task { try await bridge.signInWithAutoFill() }
+        let controller = try await controllers.started(1)
+        guard case .assertion(_, .autoFill) = controller.request else {
+            Issue.record("not AutoFill: \(controller.request)")
+            return
+        }
+        controller.complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
+        #expect(try await signingIn.value.method == "passkey")
+        #expect(stub.requests.map(\.path) == ["/v1/passkeys/authentications", "/v1/passkeys/authentications/finish"])
+        // The expiry wait was for the options' own expiry.
+        #expect(expiry.asked == [ISO8601DateFormatter().date(from: "2026-12-01T19:05:00Z")])
+    }
+
+    @Test func anExpiringChallengeRestartsAutoFillWithNewOptions() async throws {
+        let bridge = bridge()
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        stub.respond(status: 200, ContractAnswers.authenticationOptions.replacingOccurrences(of: "ch-2", with: "ch-3"))
+        stub.respond(status: 200, ContractAnswers.session(method: "passkey"))
+        let signingIn = Task { try await bridge.signInWithAutoFill() }
+        let first = try await controllers.started(1)
+        expiry.expire()
+        let second = try await controllers.started(2)
+        #expect(first.cancels == 1)
+        guard case .assertion(let options, .autoFill) = second.request else {
+            Issue.record("not AutoFill: \(second.request)")
+            return
+        }
+        #expect(options.challengeID == "ch-3")
+        second.complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
+        _ = try await signingIn.value
+        #expect(stub.requests.last?.json?["challengeID"] as? String == "ch-3")
+        #expect(stub.requests.count == 3)
+    }
+
+    @Test func cancelAutoFillEndsTheRequestWithoutARestart() async throws {
+        let bridge = bridge()
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        let signingIn = Task { try await bridge.signInWithAutoFill() }
+        let controller = try await controllers.started(1)
+        bridge.cancelAutoFill()
+        await #expect(throws: PasskeyClientError.authorization(.cancelled)) { try await signingIn.value }
+        #expect(controller.cancels == 1)
+        #expect(controllers.made.count == 1)
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test func signInWithPasskeyCancelsAutoFillAndShowsTheSheet() async throws {
+        let bridge = bridge()
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        let autoFill = Task { try await bridge.signInWithAutoFill() }
+        let autoFillController = try await controllers.started(1)
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        stub.respond(status: 200, ContractAnswers.session(method: "passkey"))
+        let modal = Task { try await bridge.signInWithPasskey() }
+        await #expect(throws: PasskeyClientError.authorization(.cancelled)) { try await autoFill.value }
+        #expect(autoFillController.cancels == 1)
+        let sheet = try await controllers.started(2)
+        guard case .assertion(_, .modal) = sheet.request else {
+            Issue.record("not the sheet: \(sheet.request)")
+            return
+        }
+        sheet.complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
+        #expect(try await modal.value.method == "passkey")
+        #expect(controllers.made.count == 2)
+    }
+
+    @Test func cancellingTheAutoFillTaskCancelsItsController() async throws {
+        let bridge = bridge()
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        let signingIn = Task { try await bridge.signInWithAutoFill() }
+        let controller = try await controllers.started(1)
+        signingIn.cancel()
+        await #expect(throws: PasskeyClientError.authorization(.cancelled)) { try await signingIn.value }
+        #expect(controller.cancels == 1)
+        #expect(controllers.made.count == 1)
+    }
+
+    // MARK: - Signals
+
+    @Test func aSignInAnsweredUnknownCredentialReportsThatCredential() async throws {
+        let bridge = bridge()
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        stub.respond(status: 401, PasskeyAuthorizationTests.problem(401, "unknown-credential"))
+        let signingIn = Task { try await bridge.signInWithPasskey() }
+        try await controllers.started(1).complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
+        await #expect {
+            try await signingIn.value
+        } throws: {
+            ($0 as? PasskeyClientError)?.code == .unknownCredential
+        }
+        #expect(signals.signals == [.unknown(relyingPartyID: "example.com", credentialID: Data([7, 7]))])
+    }
+
+    @Test func aSignInFailingOtherwiseSendsNoSignal() async throws {
+        let bridge = bridge()
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        stub.respond(status: 401, PasskeyAuthorizationTests.problem(401, "authentication-failed"))
+        let signingIn = Task { try await bridge.signInWithPasskey() }
+        try await controllers.started(1).complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
+        await #expect(throws: PasskeyClientError.self) { try await signingIn.value }
+        #expect(signals.signals.isEmpty)
+    }
+
+    @Test func deletingAPasskeyReportsTheRemainingOnes() async throws {
+        let bridge = bridge(relyingPartyID: "example.com")
+        stub.respond(status: 204)
+        stub.respond(status: 200, ContractAnswers.account)
+        try await bridge.deletePasskey(credentialID: Data([1, 2, 3]))
+        #expect(stub.requests.map(\.method) == ["DELETE", "GET"])
+        #expect(stub.requests.first?.path == "/v1/passkeys/AQID")
+        #expect(
+            signals.signals == [
+                .allAccepted(
+                    relyingPartyID: "example.com", userHandle: Data([4, 5, 6]),
+                    credentialIDs: [Data([0xfb, 0xff, 0xbf])])
+            ])
+    }
+
+    @Test func withoutARelyingPartyIDNoSignalIsSent() async throws {
+        let bridge = bridge()
+        stub.respond(status: 204)
+        try await bridge.deletePasskey(credentialID: Data([1, 2, 3]))
+        #expect(signals.signals.isEmpty)
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test func aRefusedDeletionSendsNoSignal() async throws {
+        let bridge = bridge(relyingPartyID: "example.com")
+        stub.respond(status: 403, PasskeyAuthorizationTests.problem(403, "reauthentication-required"))
+        await #expect(throws: PasskeyClientError.self) { try await bridge.deletePasskey(credentialID: Data([1])) }
+        #expect(signals.signals.isEmpty)
+    }
+
+    @Test func deletingTheAccountReportsEachOfItsPasskeysUnknown() async throws {
+        let bridge = bridge(relyingPartyID: "example.com")
+        stub.respond(status: 200, ContractAnswers.account)
+        stub.respond(status: 204)
+        try await bridge.deleteAccount()
+        #expect(stub.requests.map(\.method) == ["GET", "DELETE"])
+        #expect(signals.signals == [.unknown(relyingPartyID: "example.com", credentialID: Data([0xfb, 0xff, 0xbf]))])
+        #expect(bridge.client.accessToken == nil)
+    }
+
+    @Test func aConfirmedEmailChangeReportsTheNewUserName() async throws {
+        let bridge = bridge(relyingPartyID: "example.com")
+        stub.respond(status: 200, ContractAnswers.verifiedAccount)
+        let account = try await bridge.confirmEmailChange(code: "123456")
+        #expect(account.email == "new@example.com")
+        #expect(stub.requests.first?.path == "/v1/account/email/confirm")
+        #expect(
+            signals.signals == [
+                .currentUser(
+                    relyingPartyID: "example.com", userHandle: Data([4, 5, 6]), name: "new@example.com",
+                    displayName: "Taro")
+            ])
+    }
+
+    @Test func theRelyingPartyOfTheLastOptionsIsUsed() async throws {
+        let bridge = bridge(relyingPartyID: "configured.example")
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        stub.respond(status: 200, ContractAnswers.session(method: "passkey"))
+        let signingIn = Task { try await bridge.signInWithPasskey() }
+        try await controllers.started(1).complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
+        _ = try await signingIn.value
+        stub.respond(status: 204)
+        stub.respond(status: 200, ContractAnswers.account)
+        try await bridge.deletePasskey(credentialID: Data([1]))
+        guard case .allAccepted(let relyingPartyID, _, _) = signals.signals.first else {
+            Issue.record("no signal: \(signals.signals)")
+            return
+        }
+        #expect(relyingPartyID == "example.com")
+    }
+}

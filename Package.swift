@@ -11,7 +11,7 @@ let strict: [SwiftSetting] = [
 /// Linux has no AuthenticationServices: there the glue is left out of `PasskeyClient` and compiled
 /// on its own against the test-only stand-in module (docs/ios.md).
 #if os(Linux)
-    let glueExclude = ["AuthenticationServices"]
+    let glueExclude = ["Apple"]
     let glueTestDependencies: [Target.Dependency] = ["PasskeyClientGlue", "AuthenticationServices", "Security"]
 #else
     let glueExclude: [String] = []
@@ -27,7 +27,7 @@ var products: [Product] = [
 var targets: [Target] = [
     // The HTTP contract's bodies, compiled by the server and by the client alike (Foundation only).
     .target(name: "PasskeyWire", swiftSettings: strict),
-    // The AuthenticationServices glue (`Sources/PasskeyClient/AuthenticationServices/`) is part of
+    // The AuthenticationServices glue (`Sources/PasskeyClient/Apple/`) is part of
     // this module on Apple systems; on Linux it is compiled as `PasskeyClientGlue` below instead.
     .target(name: "PasskeyClient", dependencies: ["PasskeyWire"], exclude: glueExclude, swiftSettings: strict),
     // (on Linux also the glue's tests against the stand-in module)
@@ -149,7 +149,7 @@ var targets: [Target] = [
         .target(name: "Security", path: "Tests/StandIns/Security", swiftSettings: strict),
         .target(
             name: "PasskeyClientGlue", dependencies: ["PasskeyClient", "AuthenticationServices", "Security"],
-            path: "Sources/PasskeyClient/AuthenticationServices",
+            path: "Sources/PasskeyClient/Apple",
             swiftSettings: strict + [.define("PASSKEY_CLIENT_GLUE")]),
 
         // The example app (Examples/PasskeyMigrationApp, its README): the Presenters and Interactors

@@ -1,7 +1,10 @@
-// The Security stand-in behaves as the Keychain calls a token store relies on (Linux only), so
-// Keychain code placed in the glue directory runs against it.
+// The Security stand-in behaves as the Keychain calls a token store relies on, and
+// KeychainTokenStore keeps its contract on it (Linux only). One serialized suite: the stand-in's
+// keychain and its failure hook are process-wide.
 #if os(Linux)
     import Foundation
+    import PasskeyClient
+    import PasskeyClientGlue
     import Security
     import Testing
 
@@ -41,6 +44,58 @@
             #expect(read().0 == errSecInteractionNotAllowed)
             #expect(SecItemDelete(item as CFDictionary) == errSecSuccess)
             #expect(SecItemDelete(item as CFDictionary) == errSecItemNotFound)
+        }
+
+        // MARK: - KeychainTokenStore
+
+        private func store() -> KeychainTokenStore { KeychainTokenStore(service: "test-\(UUID())") }
+        private let token = PasskeyStoredToken(
+            accessToken: "kept-token", expiresAt: Date(timeIntervalSince1970: 2_000_000_000))
+
+        @Test func theKeychainStoreKeepsOneTokenReadableAfterFirstUnlockOnThisDeviceOnly() throws {
+            let store = store()
+            #expect(try store.load() == nil)
+            try store.save(token)
+            #expect(try store.load() == token)
+            let newer = PasskeyStoredToken(accessToken: "newer-token", expiresAt: token.expiresAt)
+            try store.save(newer)
+            #expect(try store.load() == newer)
+            let stored = try #require(StandInKeychain.item(service: store.service, account: store.account))
+            #expect(
+                stored.attributes[kSecAttrAccessible as String]
+                    == kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+            try store.clear()
+            #expect(try store.load() == nil)
+            try store.clear()
+        }
+
+        @Test func aFailedKeychainCallIsATypedErrorWithItsStatus() throws {
+            let store = store()
+            try store.save(token)
+            StandInKeychain.failNext(with: errSecInteractionNotAllowed)
+            #expect(throws: KeychainTokenStoreError(operation: .load, status: errSecInteractionNotAllowed)) {
+                try store.load()
+            }
+            StandInKeychain.failNext(with: errSecInteractionNotAllowed)
+            #expect(throws: KeychainTokenStoreError(operation: .save, status: errSecInteractionNotAllowed)) {
+                try store.save(token)
+            }
+            StandInKeychain.failNext(with: errSecInteractionNotAllowed)
+            #expect(throws: KeychainTokenStoreError(operation: .clear, status: errSecInteractionNotAllowed)) {
+                try store.clear()
+            }
+            #expect(try store.load() == token)
+        }
+
+        @Test func aClientOnTheKeychainStoreIsSignedInAgainAfterARelaunch() async throws {
+            let store = store()
+            try store.save(token)
+            let client = PasskeyClient(
+                baseURL: URL(string: "https://example.com")!, tokenStore: store,
+                now: Date(timeIntervalSince1970: 1_900_000_000))
+            #expect(client.accessToken == "kept-token")
+            client.setAccessToken(nil)
+            #expect(try store.load() == nil)
         }
     }
 #endif

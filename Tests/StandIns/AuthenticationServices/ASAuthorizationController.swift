@@ -1,5 +1,5 @@
 // A TEST-ONLY STAND-IN for Apple's AuthenticationServices framework, so that the glue
-// (Sources/PasskeyClient/AuthenticationServices/) type-checks and runs on Linux. It declares only
+// (Sources/PasskeyClient/Apple/) type-checks and runs on Linux. It declares only
 // the signatures the glue uses, copied by hand from developer.apple.com with their availability;
 // bodies are minimal. Never part of a product (Package.swift declares it on Linux hosts only).
 // The test-only ways to build platform objects are in StandInConstruction.swift.

@@ -1,8 +1,12 @@
-// The token store of an iOS or macOS app: one generic-password item in the Keychain. Compiled
-// only where the Security framework exists (not on the Linux machines of CI).
+// The token store of an iOS or macOS app: one generic-password item in the Keychain. Part of
+// PasskeyClient where the Security framework exists; on Linux compiled and tested as
+// PasskeyClientGlue against the stand-in Security module (docs/ios.md).
 #if canImport(Security)
-    public import Foundation
+    internal import Foundation
     internal import Security
+    #if PASSKEY_CLIENT_GLUE
+        public import PasskeyClient
+    #endif
 
     /// A `PasskeyTokenStore` in the Keychain: one generic-password item (`service`, `account`)
     /// holding the JSON of the `PasskeyStoredToken`, readable after the device's first unlock

@@ -20,53 +20,53 @@ echo "test: PgBouncer (transaction pooling) at $PASSKEY_TEST_PGBOUNCER_URL"
 
 status=0
 
-echo "== offline checks"
+echo "[${SECONDS} s] == offline checks"
 .tools/venv/bin/check-jsonschema --builtin-schema vendor.compose-spec docker-compose.yml || status=1
 
-echo "== swift format lint"
+echo "[${SECONDS} s] == swift format lint"
 swift format lint --strict --recursive Sources Tests Fuzz/Sources Examples Package.swift || status=1
 
-echo "== example app's SwiftUI views: syntax only (SwiftUI exists on Apple platforms only; its Presenters and Interactors are built and tested below)"
+echo "[${SECONDS} s] == example app's SwiftUI views: syntax only (SwiftUI exists on Apple platforms only; its Presenters and Interactors are built and tested below)"
 swiftc -parse Examples/PasskeyMigrationApp/Sources/PasskeyMigrationApp/Views/*.swift || status=1
 
-echo "== swift build (a warning fails the run)"
+echo "[${SECONDS} s] == swift build (a warning fails the run)"
 swift build --build-tests 2>&1 | tee "$tmp/build.log" >/dev/null || status=1
 if grep -E "(error|warning):" "$tmp/build.log"; then status=1; fi
 
 # The Apple glue (AuthenticationServices bridge, Keychain token store) is type-checked and tested
 # by the build above: on Linux it is the PasskeyClientGlue module, built against the stand-ins in
 # Tests/StandIns (docs/ios.md).
-echo "== swift build --product PasskeyClient (the library an app links, alone)"
+echo "[${SECONDS} s] == swift build --product PasskeyClient (the library an app links, alone)"
 swift build --product PasskeyClient 2>&1 | tee "$tmp/client.log" >/dev/null || status=1
 if grep -E "(error|warning):" "$tmp/client.log"; then status=1; fi
 
-echo "== swift build -c release (what make run builds; some errors show only there)"
+echo "[${SECONDS} s] == swift build -c release (what make run builds; some errors show only there)"
 swift build -c release --product passkey-server 2>&1 | tee "$tmp/release.log" >/dev/null || status=1
 if grep -E "(error|warning):" "$tmp/release.log"; then status=1; fi
 
-echo "== swift test"
+echo "[${SECONDS} s] == swift test"
 # Every secret the suite uses and every event it writes are collected here (SecretAudit).
 export PASSKEY_TEST_AUDIT_DIR="$tmp/audit"
 swift test 2>&1 | tee "$tmp/test.log" || status=1
 # A filter or a broken target can make swift test pass with nothing run: insist on tests.
 grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "$tmp/test.log" || { echo "test: no Swift Testing run found" >&2; status=1; }
-echo "== the client's unit tests without a database (as on a Mac or in an iOS app's CI)"
+echo "[${SECONDS} s] == the client's unit tests without a database (as on a Mac or in an iOS app's CI)"
 env -u PASSKEY_TEST_DATABASE_URL -u PASSKEY_TEST_PGBOUNCER_URL swift test --skip-build --filter '^PasskeyClientTests\.' \
     2>&1 | tee "$tmp/client-unit.log" >/dev/null || status=1
 grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "$tmp/client-unit.log" || { echo "test: client unit tests did not pass" >&2; status=1; }
-echo "== no secret in any event (every account_events row of the run against every secret it used)"
+echo "[${SECONDS} s] == no secret in any event (every account_events row of the run against every secret it used)"
 python3 scripts/check-event-secrets.py "$PASSKEY_TEST_AUDIT_DIR" || status=1
 unset PASSKEY_TEST_AUDIT_DIR
 
-echo "== schemathesis: openapi.json against the debug server (coverage, fuzzing, stateful; --checks all)"
+echo "[${SECONDS} s] == schemathesis: openapi.json against the debug server (coverage, fuzzing, stateful; --checks all)"
 scripts/schemathesis.sh || status=1
 
-echo "== browser end-to-end (headless Chromium, virtual authenticator)"
+echo "[${SECONDS} s] == browser end-to-end (headless Chromium, virtual authenticator)"
 scripts/browser-test.sh || status=1
 
-echo "== benchmark smoke (bench/run.sh, every row for a few seconds; no figure is judged)"
+echo "[${SECONDS} s] == benchmark smoke (bench/run.sh, every row for a few seconds; no figure is judged)"
 BENCH_SMOKE=1 bash bench/run.sh >"$tmp/bench.log" 2>&1 || { tail -n 40 "$tmp/bench.log"; status=1; }
 grep -E "^bench smoke:" "$tmp/bench.log" || true
 
-if [ "$status" -eq 0 ]; then echo "test: all checks passed"; else echo "test: FAILED" >&2; fi
+if [ "$status" -eq 0 ]; then echo "test: all checks passed in ${SECONDS} s"; else echo "test: FAILED" >&2; fi
 exit "$status"

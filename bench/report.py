@@ -112,6 +112,8 @@ def summary(r: dict) -> list[str]:
 
     if swift and r.get("python"):
         lines.append(f"Swift / Python: {ratio(swift['rate'], r['python']['rate']):.2f}× (goal ≥ 3.0×)")
+    if swift and r.get("go"):
+        lines.append(f"Swift / Go: {ratio(swift['rate'], r['go']['rate']):.2f}× (goal ≥ 1.5×)")
     if swift and r.get("pgbench-naive"):
         lines.append(f"Swift / naive SQL (d): {ratio(swift['rate'], r['pgbench-naive']['rate']):.2f}× (goal ≥ 1.0×)")
     if r.get("swift-8"):
@@ -175,6 +177,7 @@ ROWS = [
     ("swift-flood", "(a-flood) Swift + password sign-in flood", http_row),
     ("swift-open", "(a-open) Swift, open loop", http_row),
     ("python", "(b) Python py_webauthn (uvicorn), {c} connections", http_row),
+    ("go", "(b-go) Go duo-labs/webauthn + pgx (net/http), {c} connections", http_row),
     ("pgbench", "(c) PostgreSQL, pgbench, the Swift server's SQL", pgbench_row),
     ("pgbench-pool", "(c′) same, at the servers' pool size", pgbench_row),
     ("pgbench-naive", "(d) PostgreSQL, pgbench, the naive statement list", pgbench_row),

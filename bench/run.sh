@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The passkey sign-in benchmark: Swift server, py_webauthn reference server, and PostgreSQL's own
-# limit for the same SQL, side by side in one run. See bench/README.md and docs/benchmark.md.
+# The passkey sign-in benchmark: Swift server, py_webauthn and duo-labs/webauthn reference servers,
+# and PostgreSQL's own limit for the same SQL, side by side in one run. See bench/README.md and
+# docs/benchmark.md.
 #
 #   bash bench/run.sh
 #
 # Knobs (environment): DURATION (s, default 20), WARMUP (s, 3), CONCURRENCY (32), ACCOUNTS (1024),
 # DATABASE_POOL_SIZE (connections per server in total, 8), PY_WORKERS (2), PGBENCH_CLIENTS
-# (default = CONCURRENCY), BENCH_ROWS (swift,swift-8,swift-flood,swift-open,python,pgbench,pgbench-naive;
+# (default = CONCURRENCY), BENCH_ROWS (swift,swift-8,swift-flood,swift-open,python,go,pgbench,pgbench-naive;
 # also pgbench-pool), FLOOD (password flood workers of swift-flood, 8), OPEN_RATE (arrivals/s of
 # swift-open; default half of the swift row's rate), BENCH_SCRATCH (the release build's scratch
 # path, .build-bench), PERF (1 = also record a
@@ -37,7 +38,7 @@ ACCOUNTS=${ACCOUNTS:-1024}
 POOL=${DATABASE_POOL_SIZE:-8}
 PY_WORKERS=${PY_WORKERS:-2}
 PGBENCH_CLIENTS=${PGBENCH_CLIENTS:-$CONCURRENCY}
-ROWS=${BENCH_ROWS:-swift,swift-8,swift-flood,swift-open,python,pgbench,pgbench-naive}
+ROWS=${BENCH_ROWS:-swift,swift-8,swift-flood,swift-open,python,go,pgbench,pgbench-naive}
 PERF=${PERF:-0}
 FLOOD=${FLOOD:-8}
 OPEN_RATE=${OPEN_RATE:-}
@@ -73,7 +74,7 @@ fi
 log() { printf '[bench %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 
 # ---------------------------------------------------------------------------------------------
-# 1. What it needs: Debian packages (as root), a venv for the Python server, two builds.
+# 1. What it needs: Debian packages (as root), a venv for the Python server, three builds.
 if [ "${BENCH_SKIP_INSTALL:-0}" != 1 ]; then
     scripts/deps.sh
     need=()
@@ -82,6 +83,10 @@ if [ "${BENCH_SKIP_INSTALL:-0}" != 1 ]; then
     python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
     pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
     [ -x "$pg_bin/pgbench" ] || need+=(postgresql-contrib)
+    # The Go row's libraries, built in GOPATH mode from /usr/share/gocode (no module proxy).
+    for pkg in golang-github-duo-labs-webauthn-dev golang-github-jackc-pgx-v4-dev; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
+    done
     if ((${#need[@]})); then
         if [ "$(id -u)" -eq 0 ]; then
             log "installing ${need[*]}"
@@ -125,6 +130,20 @@ mkdir -p "$BENCH/.bin" "$BENCH/.cache"
 (cd "$BENCH/loadgen" && GOCACHE=$BENCH/.cache/go-build GOPATH=$BENCH/.cache/gopath GOPROXY=off GOFLAGS=-mod=mod \
     go build -o "$BENCH/.bin/loadgen" .)
 LOADGEN=$BENCH/.bin/loadgen
+
+# The Go row's server: GOPATH mode over Debian's /usr/share/gocode (duo-labs/webauthn, pgx v4),
+# no module, no proxy, no network. Rebuilt when its sources change.
+GOSERVER=$BENCH/.cache/goserver
+go_stamp=$BENCH/.cache/goserver.sha256
+go_want=$(cat "$BENCH"/goserver/*.go | sha256sum | cut -d' ' -f1)
+if [ ! -x "$GOSERVER" ] || [ "$(cat "$go_stamp" 2>/dev/null)" != "$go_want" ]; then
+    log "building the Go reference server (GOPATH mode: duo-labs/webauthn + pgx v4 from /usr/share/gocode)"
+    mkdir -p "$BENCH/.cache/goserver-gopath"
+    (cd "$BENCH/goserver" && GO111MODULE=off GOPATH=/usr/share/gocode:$BENCH/.cache/goserver-gopath \
+        GOCACHE=$BENCH/.cache/go-build GOPROXY=off GOFLAGS='' go build -o "$GOSERVER.new" .)
+    mv "$GOSERVER.new" "$GOSERVER"
+    echo "$go_want" >"$go_stamp"
+fi
 
 # ---------------------------------------------------------------------------------------------
 # 2. A throwaway PostgreSQL with durable settings; everything stopped on exit.
@@ -257,6 +276,20 @@ run_python() {
     sessions >"$OUT/python-sessions.txt"
 }
 
+run_go() {
+    reset_db
+    local port; port=$(free_port)
+    log "(b-go) Go duo-labs/webauthn + pgx server (net/http, one process, $POOL connections) on 127.0.0.1:$port"
+    env DATABASE_URL="$CONNINFO" HOST=127.0.0.1 PORT="$port" PASSKEY_RP_ID=localhost \
+        PASSKEY_ORIGINS=http://localhost:8080 DATABASE_POOL_SIZE="$POOL" \
+        "$GOSERVER" >"$OUT/go-server.log" 2>&1 &
+    SERVER_PID=$!
+    wait_ready "http://127.0.0.1:$port" "$SERVER_PID" || { tail -n 20 "$OUT/go-server.log" >&2; exit 1; }
+    load go "http://127.0.0.1:$port"
+    stop_server
+    sessions >"$OUT/go-sessions.txt"
+}
+
 run_pgbench() { # name clients script
     local name=$1 clients=$2 script=$3
     reset_db
@@ -287,6 +320,7 @@ run_pgbench() { # name clients script
     echo "duration=$DURATION warmup=$WARMUP concurrency=$CONCURRENCY accounts=$ACCOUNTS pool=$POOL py_workers=$PY_WORKERS pgbench_clients=$PGBENCH_CLIENTS flood=$FLOOD"
     echo "swift=$(swift --version 2>/dev/null | head -n 1)"
     echo "python=$("$BENCH/.venv/bin/python" --version 2>&1)"
+    echo "go=$(go version 2>/dev/null | cut -d' ' -f3) $(dpkg-query -W -f='duo-labs-webauthn ${Version}, ' golang-github-duo-labs-webauthn-dev 2>/dev/null)$(dpkg-query -W -f='pgx ${Version}' golang-github-jackc-pgx-v4-dev 2>/dev/null)"
     echo "git=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)$(git -C "$ROOT" diff --quiet HEAD -- Sources 2>/dev/null || echo ' (Sources modified)')"
     if [ -n "$BASELINE" ]; then
         echo "baseline=$BASELINE_LABEL"
@@ -337,6 +371,7 @@ for row in "${rows[@]}"; do
         fi
         run_swift swift-open -rate "$rate" ;;
     python) run_python ;;
+    go) run_go ;;
     pgbench) run_pgbench pgbench "$PGBENCH_CLIENTS" ceremony.sql ;;
     pgbench-pool) run_pgbench pgbench-pool "$POOL" ceremony.sql ;;
     pgbench-naive) run_pgbench pgbench-naive "$PGBENCH_CLIENTS" naive.sql ;;

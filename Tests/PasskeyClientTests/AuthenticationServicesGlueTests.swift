@@ -55,6 +55,22 @@
             #expect(request.challenge == Data([1, 2, 3]))
         }
 
+        @Test func theFormAccountRequestCarriesTheServersOptions() async throws {
+            stub.respond(status: 200, ContractAnswers.accountRegistrationOptions)
+            let options = try await stub.client().startPasskeyAccountRegistration(
+                email: "taro@example.com", displayName: "Taro")
+            let request = try #require(
+                PasskeyAuthorizationRequest.accountRegistration(options).platformRequest()
+                    as? ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest)
+            #expect(request.relyingPartyIdentifier == "example.com")
+            #expect(request.challenge == Data([1, 2, 3]))
+            #expect(request.userID == Data([4, 5, 6]))
+            #expect(request.name == "taro@example.com")
+            #expect(request.displayName == "Taro")
+            #expect(request.userVerificationPreference == .preferred)
+            #expect(request.attestationPreference == ASAuthorizationPublicKeyCredentialAttestationKind.none)
+        }
+
         @Test func theSheetRequestAsksForAnEmailAndAName() async throws {
             stub.respond(status: 200, ContractAnswers.accountRegistrationOptions)
             let options = try await stub.client().startPasskeyAccountRegistration()

@@ -4,6 +4,7 @@
 // only PasskeyClient's public API.
 #if canImport(AuthenticationServices)
     public import AuthenticationServices
+    internal import Foundation
     #if PASSKEY_CLIENT_GLUE
         public import PasskeyClient
     #endif
@@ -33,16 +34,30 @@
         }
     }
 
-    extension PasskeyRegistrationOptions {
-        /// The platform request: a button (`.standard`) or Automatic Passkey Upgrade (`.conditional`,
-        /// iOS 18 / macOS 15; the style is left standard before, see `PasskeyAuthorizationRequest.platformRequest()`).
-        /// Excluded credentials are passed from iOS 17.4 / macOS 13.5, where passkeys honour them.
-        public func platformRequest() -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest {
+    extension ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest {
+        /// A passkey registration request with what both registrations pass as given: the user,
+        /// the display name, and the UV and attestation preferences.
+        static func passkey(
+            relyingPartyID: String, challenge: Data, userName: String, userID: Data, displayName: String,
+            userVerification: PasskeyUserVerification, attestation: PasskeyAttestationPreference
+        ) -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest {
             let request = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: relyingPartyID)
                 .createCredentialRegistrationRequest(challenge: challenge, name: userName, userID: userID)
             request.displayName = displayName
             request.userVerificationPreference = userVerification.platformPreference
             request.attestationPreference = attestation.platformKind
+            return request
+        }
+    }
+
+    extension PasskeyRegistrationOptions {
+        /// The platform request: a button (`.standard`) or Automatic Passkey Upgrade (`.conditional`,
+        /// iOS 18 / macOS 15; the style is left standard before, see `PasskeyAuthorizationRequest.platformRequest()`).
+        /// Excluded credentials are passed from iOS 17.4 / macOS 13.5, where passkeys honour them.
+        public func platformRequest() -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest {
+            let request = ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest.passkey(
+                relyingPartyID: relyingPartyID, challenge: challenge, userName: userName, userID: userID,
+                displayName: displayName, userVerification: userVerification, attestation: attestation)
             if #available(iOS 17.4, macOS 13.5, *) {
                 request.excludedCredentials = excludedCredentialIDs.map {
                     ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0)
@@ -58,12 +73,9 @@
     extension PasskeyAccountRegistrationOptions {
         /// The platform request for a new account's passkey (form flow: email and name known now).
         public func platformRequest() -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest {
-            let request = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: relyingPartyID)
-                .createCredentialRegistrationRequest(challenge: challenge, name: userName, userID: userID)
-            request.displayName = displayName
-            request.userVerificationPreference = userVerification.platformPreference
-            request.attestationPreference = attestation.platformKind
-            return request
+            .passkey(
+                relyingPartyID: relyingPartyID, challenge: challenge, userName: userName, userID: userID,
+                displayName: displayName, userVerification: userVerification, attestation: attestation)
         }
 
         /// The iOS 26 account-creation sheet: the system asks for the email and name and returns

@@ -49,6 +49,8 @@ var targets: [Target] = [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libcrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // epoll and eventfd behind plain-typed helpers (no library to link).
+        .systemLibrary(name: "CEventLoop"),
 
         // The layers.
         .target(name: "PasskeyDomain", swiftSettings: strict),
@@ -58,8 +60,10 @@ var targets: [Target] = [
             name: "PasskeyWebAuthn",
             dependencies: ["PasskeyApplication", "PasskeyDomain", "PasskeyOpenSSL"],
             swiftSettings: strict),
-        .target(name: "PasskeyLibpq", dependencies: ["CLibpq"], swiftSettings: strict),
-        .target(name: "PasskeyHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        // The event loops every request, statement and HTTP daemon runs on (one per core).
+        .target(name: "PasskeyEventLoop", dependencies: ["CEventLoop"], swiftSettings: strict),
+        .target(name: "PasskeyLibpq", dependencies: ["CLibpq", "PasskeyEventLoop"], swiftSettings: strict),
+        .target(name: "PasskeyHTTP", dependencies: ["CMicroHTTPD", "PasskeyEventLoop"], swiftSettings: strict),
         .target(
             name: "PasskeyPasswordHashing",
             dependencies: ["PasskeyApplication", "PasskeyOpenSSL", "CSodium", "CCrypt"],
@@ -76,6 +80,7 @@ var targets: [Target] = [
             dependencies: [
                 "PasskeyDomain", "PasskeyApplication", "PasskeyWebAuthn", "PasskeyPersistence",
                 "PasskeyOpenSSL", "PasskeyHTTP", "PasskeyPasswordHashing", "PasskeyLibpq", "PasskeyWire", "PasskeyMail",
+                "PasskeyEventLoop",
             ],
             swiftSettings: strict),
         .executableTarget(name: "passkey-server", dependencies: ["PasskeyServer"], swiftSettings: strict),
@@ -113,7 +118,8 @@ var targets: [Target] = [
             dependencies: ["PasskeyWebAuthn", "PasskeyTestSupport", "PasskeyOpenSSL"],
             swiftSettings: strict),
         .testTarget(
-            name: "PasskeyLibpqTests", dependencies: ["PasskeyLibpq", "PasskeyDatabaseTestSupport"],
+            name: "PasskeyLibpqTests",
+            dependencies: ["PasskeyLibpq", "PasskeyEventLoop", "PasskeyDatabaseTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "PasskeyPersistenceTests",
@@ -126,10 +132,13 @@ var targets: [Target] = [
             name: "PasskeyServerTests",
             dependencies: [
                 "PasskeyServer", "PasskeyTestSupport", "PasskeyDatabaseTestSupport", "PasskeyClient", "PasskeyWire",
+                "PasskeyEventLoop",
             ],
             swiftSettings: strict),
         .testTarget(name: "PasskeyWireTests", dependencies: ["PasskeyWire"], swiftSettings: strict),
-        .testTarget(name: "PasskeyHTTPTests", dependencies: ["PasskeyHTTP"], swiftSettings: strict),
+        .testTarget(
+            name: "PasskeyHTTPTests", dependencies: ["PasskeyHTTP", "PasskeyEventLoop"], swiftSettings: strict),
+        .testTarget(name: "PasskeyEventLoopTests", dependencies: ["PasskeyEventLoop"], swiftSettings: strict),
         .testTarget(
             name: "PasskeyMailTests",
             dependencies: [

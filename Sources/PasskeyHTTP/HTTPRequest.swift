@@ -14,6 +14,9 @@ package struct HTTPRequest: Sendable {
     /// The TCP peer's IP address as text, e.g. `127.0.0.1` or `::1` (IPv4-mapped IPv6
     /// addresses are given in their IPv4 form).
     package var remoteAddress: String
+    /// The index of the event loop that read the request (and runs its handler and writes its
+    /// response); nil for a request not read by the server (tests).
+    package var eventLoopIndex: Int?
 
     package init(
         method: String,

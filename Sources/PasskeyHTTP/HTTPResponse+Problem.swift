@@ -8,6 +8,8 @@ extension HTTPResponse {
         switch status {
         case 400:
             (title, detail, code) = ("Bad Request", "The request is malformed or ambiguous.", "invalid-request")
+        case 408:
+            (title, detail, code) = ("Request Timeout", "The request body did not arrive in time.", "invalid-request")
         case 413:
             (title, detail, code) = ("Content Too Large", "The request body is too large.", "payload-too-large")
         case 431:
@@ -24,7 +26,18 @@ extension HTTPResponse {
         let body =
             #"{"type":"about:blank","title":"\#(title)","status":\#(status),"detail":"\#(detail)","code":"\#(code)"}"#
         var headers = [(name: "Content-Type", value: "application/problem+json")]
-        if status == 503 { headers.append((name: "Connection", value: "close")) }
+        if status == 503 || status == 408 { headers.append((name: "Connection", value: "close")) }
         return HTTPResponse(status: status, headers: headers, body: Array(body.utf8))
+    }
+
+    /// The default answer to a client over `maximumConnections`: 503 problem+json
+    /// `service-unavailable` with `Retry-After: 1` and `Connection: close`.
+    @Sendable package static func tooManyConnections() -> HTTPResponse {
+        let body =
+            #"{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"Too many connections; try again shortly.","code":"service-unavailable"}"#
+        return HTTPResponse(
+            status: 503,
+            headers: [("Content-Type", "application/problem+json"), ("Retry-After", "1"), ("Connection", "close")],
+            body: Array(body.utf8))
     }
 }

@@ -8,7 +8,7 @@ extension HTTPServer {
         guard let method, let version else { return closing(configuration.layerError(400)) }
         let verdict = RequestHead.verdict(
             connection: connection, method: method, version: version, target: target,
-            headers: Self.headers(of: connection), maximumHeadBytes: configuration.maximumHeadBytes)
+            headers: LoopDaemon.headers(of: connection), maximumHeadBytes: configuration.maximumHeadBytes)
         switch verdict {
         case .acceptable:
             return nil

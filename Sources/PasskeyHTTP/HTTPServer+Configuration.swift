@@ -1,3 +1,5 @@
+package import PasskeyEventLoop
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -11,7 +13,8 @@ extension HTTPServer {
         package var host: String
         /// The TCP port; 0 picks any free port (read it from `HTTPServer.port` after `start()`).
         package var port: Int
-        /// Worker threads of libmicrohttpd's epoll thread pool.
+        /// How many event loops the server starts for itself when `loops` is nil (one daemon
+        /// each); ignored when `loops` is given.
         package var threads: Int
         /// The largest accepted request body; larger bodies get `tooLarge()` without reaching
         /// the handler.
@@ -23,9 +26,13 @@ extension HTTPServer {
         /// The answer for a request whose handler is still running when the shutdown grace
         /// period ends.
         package var shutdownResponse: @Sendable () -> HTTPResponse
-        /// At most this many connections are open at once; further clients wait in the listen
-        /// backlog until one closes (`HTTP_MAX_CONNECTIONS`).
+        /// At most this many connections are open at once, over every loop; a further client gets
+        /// `overloaded()` at once, written on its socket, and is closed (`HTTP_MAX_CONNECTIONS`).
+        /// Only beyond `daemonConnectionLimit` on one loop do clients wait in the listen backlog.
         package var maximumConnections: Int
+        /// The answer to a client over `maximumConnections` (default: 503 problem+json with
+        /// `Retry-After`; `Connection: close` is always added).
+        package var overloaded: @Sendable () -> HTTPResponse
         /// At most this many connections from one IP address (IPv4, also IPv4-mapped) or one
         /// IPv6 /64 (`PeerKey`); further ones are closed at once without an answer. 0 = no limit
         /// (`HTTP_MAX_CONNECTIONS_PER_ADDRESS`).
@@ -38,6 +45,10 @@ extension HTTPServer {
         /// after the connection was accepted, or after the previous response on it was sent;
         /// otherwise the connection is closed (`HTTP_REQUEST_HEAD_TIMEOUT_SECONDS`).
         package var requestHeadTimeoutSeconds: Int
+        /// A request body must be complete this many seconds after its head, however slowly it
+        /// trickles; otherwise the client gets `layerError(408)` and the connection is closed
+        /// (`HTTP_REQUEST_BODY_TIMEOUT_SECONDS`).
+        package var requestBodyTimeoutSeconds: Int
         /// The largest accepted request head in bytes; a larger one gets `layerError(431)`.
         package var maximumHeadBytes: Int
         /// The answer the HTTP layer gives by itself for `status` (400 for a request refused
@@ -45,10 +56,11 @@ extension HTTPServer {
         /// `Connection: close`. Also the default of `tooLarge` (413) and `shutdownResponse`
         /// (503) when the initialiser is not given those.
         package var layerError: @Sendable (_ status: Int) -> HTTPResponse
-        /// Where handler tasks run (`Task(executorPreference:)`); nil = Swift's global executor.
-        /// The server passes its database event loop, so a request's statements are sent and
-        /// answered on the thread that runs the request, without a hand-off per statement.
-        package var taskExecutor: (any TaskExecutor)?
+        /// The event loops to serve on, one daemon each; handler tasks run on the loop that read
+        /// their request. The server passes the loops its database pool is split over, so a
+        /// request's statements are sent and answered on that same thread. nil: the server starts
+        /// `threads` loops of its own and stops them in `shutdown`.
+        package var loops: EventLoopGroup?
 
         package init(
             host: String = "127.0.0.1",
@@ -62,11 +74,15 @@ extension HTTPServer {
             maximumConnectionsPerAddress: Int = 64,
             isUnlimitedPeer: @escaping @Sendable (_ peer: String) -> Bool = { _ in false },
             requestHeadTimeoutSeconds: Int = 10,
+            requestBodyTimeoutSeconds: Int = 30,
             maximumHeadBytes: Int = 16_384,
             layerError: @escaping @Sendable (_ status: Int) -> HTTPResponse = HTTPResponse.problem(status:),
-            taskExecutor: (any TaskExecutor)? = nil
+            overloaded: @escaping @Sendable () -> HTTPResponse = HTTPResponse.tooManyConnections,
+            loops: EventLoopGroup? = nil
         ) {
-            self.taskExecutor = taskExecutor
+            self.loops = loops
+            self.requestBodyTimeoutSeconds = requestBodyTimeoutSeconds
+            self.overloaded = overloaded
             self.host = host
             self.port = port
             self.threads = threads
@@ -82,8 +98,8 @@ extension HTTPServer {
             self.layerError = layerError
         }
 
-        /// One worker thread per online CPU (at least 1).
-        package static var defaultThreads: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+        /// One event loop per online CPU (at least 1).
+        package static var defaultThreads: Int { EventLoopGroup.defaultCount }
 
         /// A bare `413 Payload Too Large` (the default is problem+json now; kept for callers).
         @Sendable package static func plainTooLarge() -> HTTPResponse {
@@ -102,6 +118,11 @@ extension HTTPServer {
         /// (its own 431 answers a head that does not fit at all).
         var connectionMemoryBytes: Int { max(32_768, 2 * maximumHeadBytes) }
 
+        /// libmicrohttpd's own limit per daemon, above `maximumConnections` so that a client over
+        /// ours is accepted and answered 503 instead of waiting in the backlog: room for a quarter
+        /// more (at least 16) refused clients on each loop while they read their answer.
+        var daemonConnectionLimit: Int { maximumConnections + max(16, maximumConnections / 4) }
+
         /// Checks the ranges libmicrohttpd accepts.
         func validate() throws(HTTPServerError) {
             guard (0...65_535).contains(port) else { throw .invalidConfiguration("port \(port) is not in 0…65535") }
@@ -112,10 +133,8 @@ extension HTTPServer {
             guard (0...86_400).contains(connectionTimeoutSeconds) else {
                 throw .invalidConfiguration("connectionTimeoutSeconds \(connectionTimeoutSeconds) is not in 0…86400")
             }
-            // libmicrohttpd splits the limit between its worker threads: each needs at least one.
-            guard (threads...1_000_000).contains(maximumConnections) else {
-                throw .invalidConfiguration(
-                    "maximumConnections \(maximumConnections) is not in \(threads)…1000000 (at least one per thread)")
+            guard (1...1_000_000).contains(maximumConnections) else {
+                throw .invalidConfiguration("maximumConnections \(maximumConnections) is not in 1…1000000")
             }
             guard (0...1_000_000).contains(maximumConnectionsPerAddress) else {
                 throw .invalidConfiguration(
@@ -123,6 +142,9 @@ extension HTTPServer {
             }
             guard (1...3_600).contains(requestHeadTimeoutSeconds) else {
                 throw .invalidConfiguration("requestHeadTimeoutSeconds \(requestHeadTimeoutSeconds) is not in 1…3600")
+            }
+            guard (1...3_600).contains(requestBodyTimeoutSeconds) else {
+                throw .invalidConfiguration("requestBodyTimeoutSeconds \(requestBodyTimeoutSeconds) is not in 1…3600")
             }
             guard (1_024...1_048_576).contains(maximumHeadBytes) else {
                 throw .invalidConfiguration("maximumHeadBytes \(maximumHeadBytes) is not in 1024…1048576")

@@ -10,8 +10,8 @@ import Synchronization
 ///
 /// `@unchecked Sendable` is safe: the only mutable state is behind the `Mutex`, and the
 /// connection pointer is used only while the connection is still suspended, by the one call
-/// that completed the slot (libmicrohttpd neither times out nor frees a suspended connection,
-/// and `MHD_resume_connection` may be called from any thread).
+/// that completed the slot, on the daemon's loop thread (libmicrohttpd neither times out nor
+/// frees a suspended connection).
 final class ResponseSlot: @unchecked Sendable {
     private enum Phase {
         /// The handler runs; the task is attached right after it was created.
@@ -25,11 +25,14 @@ final class ResponseSlot: @unchecked Sendable {
     }
 
     private let connection: OpaquePointer
+    /// The daemon (and loop) the connection belongs to; the resume happens there.
+    private let daemon: LoopDaemon
     private let phase = Mutex<Phase>(.running(nil))
 
     /// Takes a connection that the caller is about to suspend.
-    init(connection: OpaquePointer) {
+    init(connection: OpaquePointer, daemon: LoopDaemon) {
         self.connection = connection
+        self.daemon = daemon
     }
 
     /// Remembers the handler's task so that a forced shutdown can cancel it.
@@ -48,13 +51,12 @@ final class ResponseSlot: @unchecked Sendable {
             phase = .completed(response)
             return true
         }
-        // Only the call that moved the phase from `running` resumes, so there is one resume. It
-        // runs outside the lock: libmicrohttpd's worker wakes at once and takes the response
-        // (`takeResponse`), which used to wait on this lock while the resume was still running
-        // (the futex contention of docs/benchmark.md). The connection stays valid until it is
-        // resumed: libmicrohttpd neither times out nor frees a suspended connection, and
-        // shutdown stops the daemon only after every resumed connection took its response.
-        if resumes { MHD_resume_connection(connection) }
+        // Only the call that moved the phase from `running` resumes, so there is one resume, on
+        // the daemon's loop (at once when the handler finished there, as it normally does; else
+        // handed to the loop). The connection stays valid until it is resumed: libmicrohttpd
+        // neither times out nor frees a suspended connection, and shutdown stops the daemon only
+        // after every resumed connection took its response.
+        if resumes { daemon.resume(connection) }
         return resumes
     }
 

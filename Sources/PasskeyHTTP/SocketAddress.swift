@@ -48,6 +48,28 @@ enum SocketAddress {
         }
     }
 
+    /// Binds a throwaway socket without `SO_REUSEPORT` to this address and returns the `errno` of
+    /// a failure (0 when the bind worked; the socket is closed again). The daemons listen with
+    /// `SO_REUSEPORT`, which would let a second server of the same user silently share a port
+    /// with the first: this probe, made before they bind, fails with `EADDRINUSE` on a port that
+    /// something already listens on. `SO_REUSEADDR` keeps connections of a previous run in
+    /// TIME_WAIT from failing it.
+    func probeBind() -> Int32 {
+        let family = isIPv6 ? AF_INET6 : AF_INET
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        var on: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        if isIPv6Unspecified {
+            var off: Int32 = 0
+            _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size))
+        }
+        let length = socklen_t(isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+        let result = withSockaddr { bind(fd, $0, length) }
+        return result == 0 ? 0 : errno
+    }
+
     /// The IP address of an `AF_INET` or `AF_INET6` socket address as text (`inet_ntop`), with an
     /// IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) given as `a.b.c.d`; empty for other families.
     static func text(of address: UnsafePointer<sockaddr>?) -> String {

@@ -1,15 +1,16 @@
 internal import CLibpq
 internal import Foundation
 internal import Glibc
+package import PasskeyEventLoop
 
 /// One libpq connection in non-blocking mode. Connecting blocks (the pool connects on a
 /// dispatch thread); every statement after that is sent without blocking and awaited on
-/// `PostgresEventLoop`, which resumes the caller when the socket is readable. Not thread-safe:
+/// `EventLoop`, which resumes the caller when the socket is readable. Not thread-safe:
 /// the pool lends a connection to one task at a time.
 package final class PostgresConnection {
     private let handle: OpaquePointer
     private let socket: Int32
-    private let loop: PostgresEventLoop
+    private let loop: EventLoop
     /// SQL text → name of the statement prepared on this connection.
     private var prepared: [String: String] = [:]
     /// Named prepared statements and session settings; off behind a transaction-pooling PgBouncer.
@@ -18,6 +19,8 @@ package final class PostgresConnection {
     private var columnLayouts = PostgresColumns.Cache()
     /// A statement was cut off by the loop's shutdown: its result is still pending on the socket.
     private var abandoned = false
+    /// Called before each statement is sent (`PostgresConnectionPool.Configuration`; tests).
+    private let statementObserver: (@Sendable () -> Void)?
 
     /// Connects (blocking) with a libpq connection string or URI, then sets UTC and quiet notices.
     ///
@@ -27,9 +30,10 @@ package final class PostgresConnection {
     /// session (timestamps are read whatever the server's `TimeZone`).
     package init(
         conninfo: String, applicationName: String = "passkey-server", preparedStatements: Bool = true,
-        loop: PostgresEventLoop
+        loop: EventLoop, statementObserver: (@Sendable () -> Void)? = nil
     ) throws(PostgresError) {
         self.preparedStatements = preparedStatements
+        self.statementObserver = statementObserver
         // Keywords first so that whatever the caller's string says overrides our defaults.
         let keywords = ["connect_timeout", "application_name", "dbname"]
         let values = ["5", applicationName, conninfo]
@@ -162,6 +166,7 @@ package final class PostgresConnection {
     /// ready for the next command either way. Each result is owned (and cleared) by its
     /// `PGresultOwner` from the moment libpq returns it.
     private func finish() async throws(PostgresError) -> PGresultOwner {
+        statementObserver?()
         while true {
             let flushed = PQflush(handle)
             if flushed == 0 { break }

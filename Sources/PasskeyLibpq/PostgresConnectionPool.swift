@@ -1,28 +1,33 @@
-internal import Dispatch
+package import PasskeyEventLoop
 internal import Synchronization
 
-/// A bounded pool of non-blocking libpq connections, all driven by one `PostgresEventLoop`:
-/// `withConnection` runs its body on the loop (a task already there stays there), where each
-/// statement is sent and its result awaited without blocking any thread. Connecting blocks, so
-/// it happens on a dispatch thread. When every connection is busy, callers wait (FIFO) up to
-/// `acquireTimeout`, measured on the injected `ConnectionPoolClock`; a waiter whose task is
-/// cancelled leaves the line at once and throws `.cancelled`.
-/// A connection found broken is discarded together with every idle connection opened
-/// before it (after a server restart they are all dead), and replaced on demand.
-/// Every one of these decisions is `ConnectionPoolStateMachine`'s; this class holds it under a
-/// lock and carries its actions out (connecting, continuations, the timer, closing connections).
+/// The server's pool of non-blocking libpq connections, split into one share per event loop
+/// (`LoopConnectionPool`): `maximumConnections` is the total (`DATABASE_POOL_SIZE`), divided as
+/// evenly as it goes. A caller on one of the loops uses that loop's share, so a request's
+/// statements are sent and answered on the thread that read the request; a caller elsewhere (the
+/// sweeper, the mail sender, a command, a test) takes the shares in turn and hops to its loop.
+/// Each share has its own waiters, timer and limit: `acquireTimeout` and the FIFO line hold per
+/// loop (docs/persistence.md, "Threads").
+///
+/// With fewer connections than loops, only the first loops get a share; requests on the others
+/// hop to a share's loop for their statements (a configuration to avoid, not an error).
 package final class PostgresConnectionPool: Sendable {
     package struct Configuration: Sendable {
         package var conninfo: String
+        /// The total over every loop's share.
         package var maximumConnections: Int
         package var acquireTimeout: Duration
         /// False behind a transaction-pooling PgBouncer (see `PostgresConnection.init`).
         package var preparedStatements: Bool
+        /// Called on the thread that sends each statement, just before it is sent (tests observe
+        /// which loop a request's statements run on); nil in the server.
+        package var statementObserver: (@Sendable () -> Void)?
 
         package init(
             conninfo: String, maximumConnections: Int, acquireTimeout: Duration = .seconds(5),
-            preparedStatements: Bool = true
+            preparedStatements: Bool = true, statementObserver: (@Sendable () -> Void)? = nil
         ) {
+            self.statementObserver = statementObserver
             self.conninfo = conninfo
             self.maximumConnections = max(1, maximumConnections)
             self.acquireTimeout = acquireTimeout
@@ -30,63 +35,66 @@ package final class PostgresConnectionPool: Sendable {
         }
     }
 
-    /// A caller waiting for a connection.
-    private struct Waiter {
-        let continuation: CheckedContinuation<PooledConnection, any Error>
-        /// The clock's reading after which it gets `poolTimeout`.
-        let deadline: Duration
-    }
-
-    /// The state machine, and whether a timer for the head of its line is pending: at most one
-    /// timer per pool, whatever the number of waiters (a timer per waiter, armed and cancelled
-    /// on every wait, cost a fifth of the server's CPU under load).
-    private struct State {
-        var machine: ConnectionPoolStateMachine<PooledConnection, Waiter>
-        var timerPending = false
-    }
-
     package let configuration: Configuration
-    /// The loop every connection of this pool is driven by; request tasks that start on it
-    /// (`HTTPServer.Configuration.taskExecutor`) reach the database without a thread hand-off.
-    package let loop: PostgresEventLoop
-    /// True when the pool created `loop` itself: it then shuts it down in `close()` (or `deinit`).
+    private let shares: [LoopConnectionPool]
+    /// True when the pool created its loop itself: it then shuts it down in `close()` (or `deinit`).
     private let ownsLoop: Bool
-    private let clock: any ConnectionPoolClock
-    /// Every decision is the state machine's, taken under this lock; the pool carries it out.
-    private let state: Mutex<State>
+    /// The next share for a caller that is on none of the loops.
+    private let nextShare = Atomic<Int>(0)
+
+    /// A pool on `loops` (the caller owns them and shuts them down after closing the pool).
+    package init(
+        configuration: Configuration, loops: [EventLoop],
+        clock: any ConnectionPoolClock = DispatchConnectionPoolClock()
+    ) {
+        precondition(!loops.isEmpty, "a pool needs a loop")
+        self.configuration = configuration
+        ownsLoop = false
+        shares = Self.shares(of: configuration, over: loops, clock: clock)
+    }
 
     /// A pool on `loop`, or, when none is given, on a loop of its own that `close()` shuts down.
     /// A caller that passes a loop owns it: it shuts it down after closing the pool.
     package init(
-        configuration: Configuration, loop: PostgresEventLoop? = nil,
+        configuration: Configuration, loop: EventLoop? = nil,
         clock: any ConnectionPoolClock = DispatchConnectionPoolClock()
     ) {
         self.configuration = configuration
-        self.loop = loop ?? PostgresEventLoop()
         ownsLoop = loop == nil
-        self.clock = clock
-        state = Mutex(State(machine: ConnectionPoolStateMachine(maximumConnections: configuration.maximumConnections)))
+        shares = Self.shares(of: configuration, over: [loop ?? EventLoop()], clock: clock)
     }
 
     deinit {
-        if ownsLoop { loop.shutdown() }
+        if ownsLoop { shares[0].loop.shutdown() }
     }
 
-    /// Runs `body` with a connection, on the event loop.
+    /// `maximumConnections` split over the loops: the first `total % loops` get one more.
+    private static func shares(
+        of configuration: Configuration, over loops: [EventLoop], clock: any ConnectionPoolClock
+    ) -> [LoopConnectionPool] {
+        let total = configuration.maximumConnections
+        let count = min(loops.count, total)
+        return (0..<count).map { position in
+            var share = configuration
+            share.maximumConnections = total / count + (position < total % count ? 1 : 0)
+            return LoopConnectionPool(configuration: share, loop: loops[position], clock: clock)
+        }
+    }
+
+    /// The loop of the first share (the only one for a pool on one loop).
+    package var loop: EventLoop { shares[0].loop }
+
+    /// The loops with a share, in order.
+    package var loops: [EventLoop] { shares.map(\.loop) }
+
+    /// How many connections each loop's share may open, in the order of `loops`.
+    package var shareSizes: [Int] { shares.map(\.configuration.maximumConnections) }
+
+    /// Runs `body` with a connection, on the caller's loop when it has a share, else on the next.
     package func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws(PostgresError) -> T
     ) async throws(PostgresError) -> T {
-        try await withTaskExecutorPreference(loop) { () async throws(PostgresError) -> T in
-            let pooled = try await acquire()
-            let outcome: Result<T, PostgresError>
-            do throws(PostgresError) {
-                outcome = .success(try await body(pooled.connection))
-            } catch {
-                outcome = .failure(error)
-            }
-            release(pooled)
-            return try outcome.get()
-        }
+        try await share().withConnection(body)
     }
 
     /// Runs `body` in one transaction on one connection.
@@ -102,141 +110,19 @@ package final class PostgresConnectionPool: Sendable {
     /// that created its own loop then shuts it down (joining its thread), so close it after the
     /// work on it has finished.
     package func close() {
-        var shutdown = state.withLock { $0.machine.close() }
-        shutdown.closing.removeAll()  // Closed outside the lock (deinit calls PQfinish).
-        for waiter in shutdown.failing {
-            waiter.continuation.resume(throwing: PostgresError(kind: .poolClosed, diagnostic: "pool closed"))
+        for share in shares { share.close() }
+        if ownsLoop { shares[0].loop.shutdown() }
+    }
+
+    /// How many callers wait for a connection now (over every share).
+    package var waitingCallers: Int { shares.reduce(0) { $0 + $1.waitingCallers } }
+
+    /// The share of the loop running the caller, or the next one in turn.
+    private func share() -> LoopConnectionPool {
+        if shares.count == 1 { return shares[0] }
+        if let current = EventLoop.current {
+            for share in shares where share.loop === current { return share }
         }
-        if ownsLoop { loop.shutdown() }
-    }
-
-    /// How many callers wait for a connection now.
-    package var waitingCallers: Int { state.withLock { $0.machine.waiting.count } }
-
-    // MARK: - Acquire and release
-
-    /// Where a caller's wait stands, for its cancellation handler. Read and written only under
-    /// the pool's lock (hence `@unchecked Sendable`).
-    private final class Ticket: @unchecked Sendable {
-        var id: ConnectionPoolStateMachine<PooledConnection, Waiter>.WaiterID?
-    }
-
-    /// Decides under one lock whether to use an idle connection, open one, or wait, and
-    /// registers the waiter in the same critical section, so a release can never slip in
-    /// between the decision and the registration (no lost wake-up). A waiter's cancellation
-    /// takes the same lock: either it finds the waiter in the line and fails it, or it came
-    /// first and the caller, finding its task cancelled, does not stay in the line.
-    private func acquire() async throws(PostgresError) -> PooledConnection {
-        let ticket = Ticket()
-        do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    var (decision, armTimer, cancelled) = state.withLock { state in
-                        // The clock is read only for a caller that has to wait.
-                        var deadline: Duration = .zero
-                        let decision = state.machine.acquire { id in
-                            ticket.id = id
-                            deadline = clock.now + configuration.acquireTimeout
-                            return Waiter(continuation: continuation, deadline: deadline)
-                        }
-                        guard case .wait(let id) = decision.action else { return (decision, nil as Duration?, false) }
-                        if Task.isCancelled, state.machine.cancel(id) != nil { return (decision, nil, true) }
-                        guard !state.timerPending else { return (decision, nil, false) }
-                        state.timerPending = true
-                        return (decision, deadline, false)
-                    }
-                    decision.discarded.removeAll()  // Closed outside the lock (deinit calls PQfinish).
-                    switch decision.action {
-                    case .use(let pooled):
-                        continuation.resume(returning: pooled)
-                    case .open(let generation):
-                        open(generation: generation, for: continuation)
-                    case .wait:
-                        if cancelled { continuation.resume(throwing: Self.cancelled) }
-                        if let armTimer { scheduleTimeouts(at: armTimer) }
-                    case .refuse:
-                        continuation.resume(throwing: PostgresError(kind: .poolClosed, diagnostic: "pool closed"))
-                    }
-                }
-            } onCancel: {
-                let waiter = state.withLock { state in ticket.id.flatMap { state.machine.cancel($0) } }
-                waiter?.continuation.resume(throwing: Self.cancelled)
-            }
-        } catch let error as PostgresError {
-            throw error
-        } catch {
-            throw PostgresError(kind: .poolTimeout, diagnostic: "\(error)")
-        }
-    }
-
-    private static var cancelled: PostgresError {
-        PostgresError(kind: .cancelled, diagnostic: "the task was cancelled while waiting for a connection")
-    }
-
-    /// Connects (blocking) on a dispatch thread, off the loop, and hands the connection to `continuation`.
-    private func open(generation: UInt64, for continuation: CheckedContinuation<PooledConnection, any Error>) {
-        let conninfo = configuration.conninfo
-        let preparedStatements = configuration.preparedStatements
-        let loop = loop
-        DispatchQueue.global().async { [self] in
-            do {
-                let connection = try PostgresConnection(
-                    conninfo: conninfo, preparedStatements: preparedStatements, loop: loop)
-                continuation.resume(returning: PooledConnection(connection: connection, generation: generation))
-            } catch {
-                state.withLock { $0.machine.openFailed() }
-                continuation.resume(throwing: error)
-            }
-        }
-    }
-
-    /// At `deadline` (the head waiter's), fails every waiter whose deadline passed, then waits
-    /// for the new head's deadline if someone is still waiting. Served or cancelled waiters
-    /// leave nothing to cancel: they are simply no longer in the line when the timer fires.
-    private func scheduleTimeouts(at deadline: Duration) {
-        clock.schedule(at: deadline) { [weak self] in
-            guard let self else { return }
-            let now = self.clock.now
-            let (expired, next) = self.state.withLock { state -> ([Waiter], Duration?) in
-                let expired = state.machine.timeOutExpired { $0.deadline <= now }
-                let next = state.machine.firstWaiter?.deadline
-                state.timerPending = next != nil
-                return (expired, next)
-            }
-            let timeout = self.configuration.acquireTimeout
-            for waiter in expired {
-                waiter.continuation.resume(
-                    throwing: PostgresError(kind: .poolTimeout, diagnostic: "no connection free within \(timeout)"))
-            }
-            if let next { self.scheduleTimeouts(at: next) }
-        }
-    }
-
-    private func release(_ pooled: PooledConnection) {
-        let healthy = pooled.connection.isHealthy
-        let action = state.withLock { $0.machine.release(pooled, generation: pooled.generation, healthy: healthy) }
-        switch action {
-        case .keep:
-            break
-        case .handOver(let waiter, let connection):
-            waiter.continuation.resume(returning: connection)
-        case .openFor(let waiter, let generation, closing: _):
-            open(generation: generation, for: waiter.continuation)
-        case .close:
-            break  // Released when the caller lets go of it; it closes itself in deinit.
-        }
-    }
-}
-
-/// A pooled connection and the generation it was opened in.
-/// `@unchecked Sendable`: the libpq handle inside is used only by the task that acquired it
-/// from the pool, one statement at a time, until it gives it back.
-private final class PooledConnection: @unchecked Sendable {
-    let connection: PostgresConnection
-    let generation: UInt64
-
-    init(connection: PostgresConnection, generation: UInt64) {
-        self.connection = connection
-        self.generation = generation
+        return shares[nextShare.add(1, ordering: .relaxed).oldValue % shares.count]
     }
 }

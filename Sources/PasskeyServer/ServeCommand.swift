@@ -1,6 +1,7 @@
 internal import Dispatch
 internal import Foundation
 internal import PasskeyApplication
+internal import PasskeyEventLoop
 internal import PasskeyHTTP
 
 /// `passkey-server serve`: runs until SIGTERM or SIGINT, then stops accepting connections,
@@ -31,7 +32,7 @@ enum ServeCommand {
             return 1
         }
         let server = HTTPServer(
-            configuration: httpConfiguration(configuration, executor: root.dependencies.executor),
+            configuration: httpConfiguration(configuration, loops: root.dependencies.loops),
             handler: app.handle)
         // A closed log pipe or client socket must not kill the server: writes report EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
@@ -71,7 +72,7 @@ enum ServeCommand {
     /// The HTTP layer's configuration: address, limits (trusted proxies are not counted by the
     /// per-address connection limit) and the problem+json answers it gives by itself.
     static func httpConfiguration(
-        _ configuration: ServerConfiguration, executor: (any TaskExecutor)?
+        _ configuration: ServerConfiguration, loops: EventLoopGroup?
     ) -> HTTPServer.Configuration {
         let proxies = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
         return HTTPServer.Configuration(
@@ -82,7 +83,9 @@ enum ServeCommand {
             maximumConnectionsPerAddress: configuration.httpMaxConnectionsPerAddress,
             isUnlimitedPeer: { proxies.isTrusted($0) },
             requestHeadTimeoutSeconds: configuration.httpRequestHeadTimeoutSeconds,
-            layerError: { Problem.httpLayer(status: $0).response }, taskExecutor: executor)
+            requestBodyTimeoutSeconds: configuration.httpRequestBodyTimeoutSeconds,
+            layerError: { Problem.httpLayer(status: $0).response },
+            overloaded: { Problem.tooManyConnections.response }, loops: loops)
     }
 
     /// The web client's files when `WEB_CLIENT` is on: a folder named by `PASSKEY_WEB_CLIENT_DIR`

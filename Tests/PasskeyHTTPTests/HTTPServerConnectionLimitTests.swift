@@ -65,7 +65,10 @@ import Testing
         }
     }
 
-    @Test func connectionOverTheTotalLimitWaitsUntilOneCloses() async throws {
+    /// A client over the total limit is not left in the backlog: it gets 503 problem+json with
+    /// `Retry-After` and `Connection: close` at once, its request never reaches the handler, and
+    /// once one of the others closed a new client is served again.
+    @Test func connectionOverTheTotalLimitGetsA503ProblemAtOnce() async throws {
         let configure: (inout HTTPServer.Configuration) -> Void = {
             $0.maximumConnections = 4
             $0.maximumConnectionsPerAddress = 0
@@ -74,17 +77,26 @@ import Testing
         try await TestServer.with(configure: configure) { server in
             var held = try await Self.hold(2, from: "127.0.0.3", on: server, expectingOpen: 2)
             held += try await Self.hold(2, from: "127.0.0.4", on: server, expectingOpen: 4)
-            // A fifth client (from yet another address) is not accepted while four are open…
-            let waiting = try await RawConnection.open(RawHTTPClient(port: server.port, source: "127.0.0.5"))
-            try await waiting.send(Self.request)
-            let early = await waiting.readUntilClosed(timeout: .seconds(1))
-            #expect(early.bytes.isEmpty && !early.closed)
-            #expect(server.server.openConnectionCount == 4)
-            // …and is served once one of them closes.
+            // A fifth client (from yet another address) is answered 503 and closed…
+            let refused = try await RawConnection.open(RawHTTPClient(port: server.port, source: "127.0.0.5"))
+            try await refused.send(Self.request)
+            let answer = await refused.readUntilClosed(timeout: .seconds(20))
+            #expect(answer.closed)
+            let responses = RawHTTPClient.responses(in: answer.bytes)
+            #expect(responses.map(\.status) == [503])
+            let response = try #require(responses.first)
+            #expect(response.header("content-type") == "application/problem+json")
+            #expect(response.header("retry-after") == "1")
+            #expect(response.header("connection")?.lowercased() == "close")
+            #expect(String(decoding: response.body, as: UTF8.self).contains(#""code":"service-unavailable""#))
+            #expect(server.log.all.isEmpty, "the refused request never reached the handler")
+            // …and once one of the four closes, a new client is served.
             held.removeFirst().close()
-            let late = await waiting.readUntilClosed(timeout: .seconds(20))
-            #expect(RawHTTPClient.responses(in: late.bytes).map(\.status) == [200])
-            #expect(server.log.all.map(\.remoteAddress) == ["127.0.0.5"])
+            try await Self.waitFor { server.server.openConnectionCount <= 3 }
+            let (served, _) = try await RawHTTPClient(port: server.port, source: "127.0.0.6")
+                .exchangeUntilClosed(Self.request, timeout: .seconds(20))
+            #expect(served.map(\.status) == [200])
+            #expect(server.log.all.map(\.remoteAddress) == ["127.0.0.6"])
         }
     }
 

@@ -55,8 +55,7 @@ struct TestServer: Sendable {
     ) async throws -> T {
         var configuration = HTTPServer.Configuration(
             host: host, port: 0, threads: 2,
-            tooLarge: { HTTPResponse(status: 413, contentType: "application/problem+json", body: tooLargeBody) },
-            taskExecutor: HandlerThread.shared)
+            tooLarge: { HTTPResponse(status: 413, contentType: "application/problem+json", body: tooLargeBody) })
         configure(&configuration)
         let log = RequestLog()
         let server = HTTPServer(configuration: configuration) { request in

@@ -1,4 +1,5 @@
 import PasskeyDatabaseTestSupport
+import PasskeyEventLoop
 import PasskeyLibpq
 import Testing
 
@@ -66,7 +67,7 @@ import Testing
             own.close()
             #expect(!own.loop.isRunning)
 
-            let loop = PostgresEventLoop()
+            let loop = EventLoop()
             defer { loop.shutdown() }
             let given = PostgresConnectionPool(
                 configuration: .init(conninfo: database.conninfo, maximumConnections: 1), loop: loop)
@@ -80,7 +81,7 @@ import Testing
     /// instead of hanging (whether it was sent before or after the shutdown).
     @Test func aStatementInFlightWhenTheLoopStopsFailsInsteadOfHanging() async throws {
         try await withTestDatabase { database, _ in
-            let loop = PostgresEventLoop()
+            let loop = EventLoop()
             let pool = PostgresConnectionPool(
                 configuration: .init(conninfo: database.conninfo, maximumConnections: 1), loop: loop)
             defer { pool.close() }

@@ -1,10 +1,12 @@
 import Foundation
 import PasskeyApplication
 import PasskeyDatabaseTestSupport
+import PasskeyEventLoop
 import PasskeyHTTP
 import PasskeyLibpq
 import PasskeyPersistence
 import PasskeyTestSupport
+import Synchronization
 
 @testable import PasskeyServer
 
@@ -28,15 +30,21 @@ final class TestServer: Sendable {
 
     init(
         conninfo: String, environment: [String: String] = [:], clock: any WallClock = SystemClock(),
-        logSink: @escaping @Sendable (String) -> Void = Logger.standardError, servesAsConfigured: Bool = false
+        logSink: @escaping @Sendable (String) -> Void = Logger.standardError, servesAsConfigured: Bool = false,
+        threads: ThreadObserver? = nil
     ) throws {
         var env = Self.baseEnvironment.merging(environment) { $1 }
         env["DATABASE_URL"] = conninfo
         let configuration = try ServerConfiguration.load(from: env)
         let openAPI = FileManager.default.contents(
             atPath: PackagePaths.root.appendingPathComponent("openapi.json").path)
+        var statementObserver: (@Sendable () -> Void)?
+        if let threads {
+            statementObserver = { threads.record(.statement(EventLoop.current?.index)) }
+        }
         let root = try CompositionRoot(
-            configuration: configuration, migrationsFolder: PackagePaths.migrations, clock: clock)
+            configuration: configuration, migrationsFolder: PackagePaths.migrations, clock: clock,
+            statementObserver: statementObserver)
         do {
             let webClient =
                 configuration.webClientEnabled
@@ -48,16 +56,23 @@ final class TestServer: Sendable {
                 webClient: webClient, logSink: logSink)
             let app = self.app
             var http = HTTPServer.Configuration(
-                host: "127.0.0.1", port: 0, threads: 2, tooLarge: { Problem.payloadTooLarge.response },
-                taskExecutor: root.dependencies.executor)
+                host: "127.0.0.1", port: 0, tooLarge: { Problem.payloadTooLarge.response },
+                loops: root.dependencies.loops)
             if servesAsConfigured {
                 // `serve`'s own HTTP configuration (its connection limits), on any free port.
-                http = ServeCommand.httpConfiguration(configuration, executor: root.dependencies.executor)
+                http = ServeCommand.httpConfiguration(configuration, loops: root.dependencies.loops)
                 http.host = "127.0.0.1"
                 http.port = 0
-                http.threads = 2
             }
-            server = HTTPServer(configuration: http, handler: { await app.handle($0) })
+            server = HTTPServer(
+                configuration: http,
+                handler: { request in
+                    threads?.record(.read(request.eventLoopIndex, request.path))
+                    threads?.record(.handlerStart(EventLoop.current?.index))
+                    let response = await app.handle(request)
+                    threads?.record(.handlerEnd(EventLoop.current?.index))
+                    return response
+                })
             try server.start()
             mailer = ServeCommand.startMailDelivery(root: root, app: app)
         } catch {
@@ -76,16 +91,32 @@ final class TestServer: Sendable {
     }
 }
 
+/// Records, in order, which event loop read each request, ran its handler and sent each statement.
+final class ThreadObserver: Sendable {
+    enum Event: Equatable, Sendable {
+        case read(Int?, String)
+        case handlerStart(Int?)
+        case statement(Int?)
+        case handlerEnd(Int?)
+    }
+
+    private let events = Mutex<[Event]>([])
+
+    func record(_ event: Event) { events.withLock { $0.append(event) } }
+    var all: [Event] { events.withLock { $0 } }
+    func reset() { events.withLock { $0 = [] } }
+}
+
 /// Runs `body` against a fresh server on a fresh database; stops and drops both afterwards.
 func withServer(
     environment: [String: String] = [:], clock: any WallClock = SystemClock(),
     logSink: @escaping @Sendable (String) -> Void = Logger.standardError, servesAsConfigured: Bool = false,
-    _ body: (TestServer, TestDatabase) async throws -> Void
+    threads: ThreadObserver? = nil, _ body: (TestServer, TestDatabase) async throws -> Void
 ) async throws {
     try await withTestDatabase { database, _ in
         let server = try TestServer(
             conninfo: database.conninfo, environment: environment, clock: clock, logSink: logSink,
-            servesAsConfigured: servesAsConfigured)
+            servesAsConfigured: servesAsConfigured, threads: threads)
         do {
             try await body(server, database)
         } catch {

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import PasskeyApplication
+internal import PasskeyEventLoop
 internal import PasskeyLibpq
 internal import PasskeyMail
 internal import PasskeyPasswordHashing
@@ -10,20 +11,23 @@ internal import PasskeyWebAuthn
 /// (PostgreSQL, the WebAuthn verifier, OpenSSL, libsodium). It builds them from the
 /// configuration and hands them out as ports (`Dependencies`) to `serve` and to every command.
 ///
-/// It owns the database event loop and the pool: created and started here, stopped by
-/// `shutdown()`, which closes the pool's connections and then ends the loop's thread and joins it.
+/// It owns the event loops (`EVENT_LOOPS`) and the pool, split into one share per loop: created
+/// and started here, stopped by `shutdown()`, which closes the pool's connections and then ends
+/// the loops' threads and joins them.
 final class CompositionRoot: Sendable {
     let configuration: ServerConfiguration
     let dependencies: Dependencies
-    private let loop: PostgresEventLoop
+    private let loops: EventLoopGroup
     private let pool: PostgresConnectionPool
     private let migrations: MigrationRunner
 
     /// `connections` overrides `DATABASE_POOL_SIZE` (the one-shot commands need one);
-    /// `trustAnchors` replaces those of `PASSKEY_TRUST_ANCHORS_DIR` (tests).
+    /// `trustAnchors` replaces those of `PASSKEY_TRUST_ANCHORS_DIR` (tests); `statementObserver`
+    /// is called on the thread of every statement (tests).
     init(
         configuration: ServerConfiguration, migrationsFolder: URL, connections: Int? = nil,
-        clock: any WallClock = SystemClock(), trustAnchors: TrustAnchors? = nil
+        clock: any WallClock = SystemClock(), trustAnchors: TrustAnchors? = nil,
+        statementObserver: (@Sendable () -> Void)? = nil
     ) throws(ConfigurationError) {
         let migrations: [Migration]
         do {
@@ -46,17 +50,18 @@ final class CompositionRoot: Sendable {
             // The verifier's own error names the format folder, the anchor and its file.
             throw ConfigurationError(variable: "PASSKEY_TRUST_ANCHORS_DIR", problem: "\(error)")
         }
-        let loop = PostgresEventLoop()
+        // A one-shot command (one connection) needs one loop; `serve` gets `EVENT_LOOPS`.
+        let loops = EventLoopGroup(count: connections == nil ? configuration.eventLoops : 1)
         let pool = PostgresConnectionPool(
             configuration: .init(
                 conninfo: configuration.databaseURL,
                 maximumConnections: connections ?? configuration.databasePoolSize,
-                preparedStatements: configuration.databasePreparedStatements),
-            loop: loop)
+                preparedStatements: configuration.databasePreparedStatements, statementObserver: statementObserver),
+            loops: loops.loops)
         let runner = MigrationRunner(migrations: migrations)
         let hasher = Argon2PasswordHasher(waitingLimit: configuration.passwordHashQueueLimit)
         self.configuration = configuration
-        self.loop = loop
+        self.loops = loops
         self.pool = pool
         self.migrations = runner
         self.dependencies = Dependencies(
@@ -76,7 +81,7 @@ final class CompositionRoot: Sendable {
             mailTransport: configuration.mail.map(Self.mailTransport),
             verifier: verifier, hasher: hasher, tokens: OpenSSLSessionTokenGenerator(),
             random: OpenSSLRandomGenerator(), digester: OpenSSLSecretDigester(), names: KnownAuthenticatorNames(),
-            clock: clock, executor: loop,
+            clock: clock, loops: loops,
             passwordHashingLoad: {
                 let load = hasher.metrics
                 return PasswordHashingLoad(running: load.running, waiting: load.waiting, refused: load.refused)
@@ -91,11 +96,11 @@ final class CompositionRoot: Sendable {
         try await migrations.migrate(pool: pool)
     }
 
-    /// Closes the pool's connections, then stops the event loop and joins its thread. Call it
-    /// once the requests in flight have finished.
+    /// Closes the pool's connections, then stops the event loops and joins their threads. Call
+    /// it once the HTTP server has stopped and the requests in flight have finished.
     func shutdown() {
         pool.close()
-        loop.shutdown()
+        loops.shutdown()
     }
 
     /// The transport `MAIL_URL` names: SMTP through libcurl, or a folder of `.eml` files.

@@ -1,4 +1,5 @@
 internal import PasskeyApplication
+internal import PasskeyEventLoop
 
 /// What the composition root built, as the application sees it: every port, and the few
 /// handles the server's runtime needs. `PasskeyServerApp` and the commands work from this and
@@ -28,8 +29,9 @@ struct Dependencies: Sendable {
     let digester: any SecretDigester
     let names: any AuthenticatorNames
     let clock: any WallClock
-    /// The thread request tasks run on, the database event loop's (the HTTP layer's `taskExecutor`).
-    let executor: any TaskExecutor
+    /// The event loops (`EVENT_LOOPS`): each runs an HTTP daemon, the requests it reads and its
+    /// share of the database pool.
+    let loops: EventLoopGroup
     /// The password-hashing threads' load, for `/metrics`.
     let passwordHashingLoad: @Sendable () -> PasswordHashingLoad
 }

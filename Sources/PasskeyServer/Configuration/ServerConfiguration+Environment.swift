@@ -148,6 +148,9 @@ extension ServerConfiguration {
             accountEventRetentionDays: try reader.integer(
                 "ACCOUNT_EVENT_RETENTION_DAYS", default: 400, range: 1...36_500))
         configuration.operatorToken = operatorToken
+        configuration.httpRequestBodyTimeoutSeconds = try reader.integer(
+            "HTTP_REQUEST_BODY_TIMEOUT_SECONDS", default: 30, range: 1...3_600)
+        configuration.eventLoops = try reader.integer("EVENT_LOOPS", default: cores, range: 1...256)
         return configuration
     }
 

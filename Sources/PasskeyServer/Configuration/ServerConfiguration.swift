@@ -29,6 +29,12 @@ struct ServerConfiguration: Sendable {
     var httpMaxConnectionsPerAddress: Int = 64
     /// `HTTP_REQUEST_HEAD_TIMEOUT_SECONDS`.
     var httpRequestHeadTimeoutSeconds: Int = 10
+    /// `HTTP_REQUEST_BODY_TIMEOUT_SECONDS`: a request body must be complete this long after its
+    /// head, or the client gets 408 and the connection is closed.
+    var httpRequestBodyTimeoutSeconds: Int = 30
+    /// `EVENT_LOOPS`: request-serving threads, each with its own HTTP daemon and share of the
+    /// database pool (default: one per online CPU).
+    var eventLoops: Int = 1
     /// `METRICS_TOKEN`: when set, `/metrics` needs it as a bearer token.
     var metricsToken: String?
     /// (v3) `OPERATOR_TOKEN`: the bearer token of `GET /v1/operator/adoption`; nil (unset) answers

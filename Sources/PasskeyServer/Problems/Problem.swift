@@ -64,6 +64,10 @@ struct Problem: Error, Sendable {
     /// large, shutting down), with the contract's codes.
     static func httpLayer(status: Int) -> Problem {
         switch status {
+        case 408:
+            Problem(
+                status: 408, code: .invalidRequest, detail: "The request body did not arrive in time.",
+                headers: [("Connection", "close")])
         case 413: payloadTooLarge
         case 431: Problem(status: 431, code: .invalidRequest, detail: "The request head is too large.")
         case 503:
@@ -73,6 +77,12 @@ struct Problem: Error, Sendable {
         default: Problem(status: status, code: .invalidRequest, detail: "The request is malformed or ambiguous.")
         }
     }
+
+    /// A client over `HTTP_MAX_CONNECTIONS`: answered at once (the HTTP layer writes it on the
+    /// socket and closes the connection), never left waiting in the backlog.
+    static let tooManyConnections = Problem(
+        status: 503, code: .serviceUnavailable, detail: "Too many connections; try again shortly.",
+        headers: [("Retry-After", "1"), ("Connection", "close")])
 
     static func methodNotAllowed(allow: [String]) -> Problem {
         Problem(
@@ -88,6 +98,7 @@ struct Problem: Error, Sendable {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
         case 409: "Conflict"
         case 413: "Content Too Large"
         case 431: "Request Header Fields Too Large"

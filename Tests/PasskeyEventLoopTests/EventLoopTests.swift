@@ -1,12 +1,12 @@
 import Foundation
-import PasskeyLibpq
+import PasskeyEventLoop
 import Synchronization
 import Testing
 
 /// The event loop on its own, with pipes for sockets (no database): it runs the tasks that prefer
 /// it on its one thread, resumes a socket's waiter when the socket is ready, not before, and its
 /// thread ends when it is shut down.
-@Suite struct PostgresEventLoopTests {
+@Suite struct EventLoopTests {
     private static func makePipe() -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
         precondition(pipe(&fds) == 0)
@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func aTaskThatPrefersTheLoopStaysOnItsThreadAcrossSuspensions() async throws {
-        let loop = PostgresEventLoop()
+        let loop = EventLoop()
         defer { loop.shutdown() }
         let threads = await Task(executorPreference: loop) { () -> Set<UInt> in
             var seen: Set<UInt> = [UInt(pthread_self())]
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func aWaiterIsResumedWhenItsSocketBecomesReadableAndNotBefore() async throws {
-        let loop = PostgresEventLoop()
+        let loop = EventLoop()
         defer { loop.shutdown() }
         let (readEnd, writeEnd) = Self.makePipe()
         defer {
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func forgettingASocketResumesItsWaiter() async throws {
-        let loop = PostgresEventLoop()
+        let loop = EventLoop()
         defer { loop.shutdown() }
         let (readEnd, writeEnd) = Self.makePipe()
         defer {
@@ -73,9 +73,9 @@ import Testing
     /// `shutdown()` returns once the thread has ended: the thread held the loop while it ran, and
     /// has let go of it by then (a detached thread still running would keep it alive).
     @Test func shutdownEndsAndJoinsTheLoopsThread() async throws {
-        weak var weakLoop: PostgresEventLoop?
+        weak var weakLoop: EventLoop?
         do {
-            let loop = PostgresEventLoop()
+            let loop = EventLoop()
             weakLoop = loop
             let onLoop = await Task(executorPreference: loop) { UInt(pthread_self()) }.value
             #expect(onLoop != UInt(pthread_self()))
@@ -92,7 +92,7 @@ import Testing
     /// caught by the shutdown is resumed. (Thread IDs cannot tell the threads apart here: a new
     /// thread may reuse the ended one's `pthread_t`.)
     @Test func afterShutdownTasksRunElsewhereAndWaitsReturnFalse() async throws {
-        let loop = PostgresEventLoop()
+        let loop = EventLoop()
         let (readEnd, writeEnd) = Self.makePipe()
         defer {
             close(readEnd)

@@ -1,88 +1,88 @@
 import CMicroHTTPD
+import PasskeyEventLoop
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-// libmicrohttpd's callbacks and the request flow. Every callback receives the server as an
-// unretained context pointer (the daemon never outlives the server) and the request's
-// `RequestState` through `*req_cls`, retained from the URI callback to the completion callback.
-extension HTTPServer {
-    /// Starts the daemon with this server's callbacks (closure literals that capture nothing).
+// libmicrohttpd's callbacks and the request flow, all on the daemon's loop thread (inside
+// `MHD_run`). Every callback receives the daemon as an unretained context pointer (the daemon
+// is attached to its loop, which holds it, until it is stopped) and the request's `RequestState`
+// through `*req_cls`, retained from the URI callback to the completion callback.
+extension LoopDaemon {
+    /// Starts the daemon with these callbacks (closure literals that capture nothing).
     func startDaemon(flags: UInt32, address: UnsafePointer<sockaddr>) -> OpaquePointer? {
-        passkey_mhd_start_daemon(
-            flags, address, UInt32(configuration.threads), UInt32(configuration.connectionTimeoutSeconds),
-            UInt32(configuration.maximumConnections), configuration.connectionMemoryBytes,
-            { server, connection, _, method, version, uploadData, uploadSize, requestContext in
-                guard let server, let connection, let uploadSize, let requestContext else { return .NO }
-                return HTTPServer.from(server).access(
+        let configuration = server.configuration
+        return passkey_mhd_start_daemon(
+            flags, address, UInt32(configuration.connectionTimeoutSeconds),
+            UInt32(configuration.daemonConnectionLimit), configuration.connectionMemoryBytes,
+            { daemon, connection, _, method, version, uploadData, uploadSize, requestContext in
+                guard let daemon, let connection, let uploadSize, let requestContext else { return .NO }
+                return LoopDaemon.from(daemon).access(
                     connection: connection, method: method, version: version,
                     uploadData: uploadData, uploadSize: uploadSize, requestContext: requestContext)
             },
-            { server, uri, _ in
-                guard let server else { return nil }
-                return HTTPServer.from(server).requestStarted(target: uri.map { String(cString: $0) } ?? "/")
+            { daemon, uri, _ in
+                guard let daemon else { return nil }
+                return LoopDaemon.from(daemon).requestStarted(target: uri.map { String(cString: $0) } ?? "/")
             },
-            { serverPointer, connection, requestContext, _ in
-                guard let serverPointer else { return }
-                let server = HTTPServer.from(serverPointer)
-                if let connection { server.headDeadlines.awaitNextHead(UInt(bitPattern: connection)) }
+            { daemonPointer, connection, requestContext, _ in
+                guard let daemonPointer else { return }
+                let daemon = LoopDaemon.from(daemonPointer)
+                if let connection { daemon.deadlines.awaitNextHead(UInt(bitPattern: connection)) }
                 guard let requestContext, let pointer = requestContext.pointee else { return }
                 requestContext.pointee = nil
                 let context = Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue()
-                server.requestCompleted(context)
+                daemon.server.requestCompleted(context)
             },
-            { server, connection, _, code in
-                guard let server, let connection else { return }
-                HTTPServer.from(server).connection(connection, changed: code)
+            { daemon, connection, _, code in
+                guard let daemon, let connection else { return }
+                LoopDaemon.from(daemon).connection(connection, changed: code)
             },
-            { server, format, arguments in
+            { daemon, format, arguments in
                 let code = errno
-                guard let server, let format, let arguments else { return }
+                guard let daemon, let format, let arguments else { return }
                 var buffer = [CChar](repeating: 0, count: 512)
                 _ = vsnprintf(&buffer, buffer.count, format, arguments)
                 var message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
                 while message.last?.isNewline == true { message.removeLast() }
-                HTTPServer.from(server).record(diagnostic: message, errno: code)
+                LoopDaemon.from(daemon).server.record(diagnostic: message, errno: code)
             },
             Unmanaged.passUnretained(self).toOpaque())
     }
 
-    private static func from(_ pointer: UnsafeMutableRawPointer) -> HTTPServer {
-        Unmanaged<HTTPServer>.fromOpaque(pointer).takeUnretainedValue()
+    private static func from(_ pointer: UnsafeMutableRawPointer) -> LoopDaemon {
+        Unmanaged<LoopDaemon>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// Connection callback: a connection was accepted (before any byte of it is read) or is
-    /// closing. One over the per-address limit is shut down at once: libmicrohttpd reads
-    /// end-of-file, closes it without an answer and reports it closed like any other.
+    /// closing. One over `maximumConnections` (counted over every loop) gets a 503 problem with
+    /// `Connection: close` at once, written on the socket; one over the per-address limit is shut
+    /// down without an answer. Either way its requests never reach the handler, and libmicrohttpd
+    /// closes it once the client has gone.
     private func connection(_ connection: OpaquePointer, changed code: MHD_ConnectionNotificationCode) {
         let id = UInt(bitPattern: connection)
         guard code == .CONNECTION_NOTIFY_STARTED else {
-            headDeadlines.closed(id)
-            admission.closed(id)
+            deadlines.closed(id)
+            server.admission.closed(id)
+            server.connectionClosed()
             return
         }
         let socket = passkey_mhd_connection_socket(connection)
-        headDeadlines.opened(id, socket: socket)
-        if !admission.opened(id, peer: passkey_mhd_client_address(connection)), socket >= 0 {
+        deadlines.opened(id, socket: socket)
+        if !server.connectionOpened() {
+            deadlines.answer(id, with: server.overloaded)
+            return
+        }
+        if !server.admission.opened(id, peer: passkey_mhd_client_address(connection)), socket >= 0 {
             _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
         }
     }
 
     /// URI callback: a request line arrived. The result becomes the request's `*req_cls`.
     private func requestStarted(target: String) -> UnsafeMutableRawPointer {
-        state.withLock { $0.openRequests += 1 }
+        server.requestStarted()
         return Unmanaged.passRetained(RequestState(target: target)).toOpaque()
-    }
-
-    /// Completion callback: the response was sent, or the connection closed.
-    private func requestCompleted(_ context: RequestState) {
-        let slot = context.slot
-        slot?.abandon()
-        changeState { state in
-            state.openRequests -= 1
-            if let slot { state.suspended[ObjectIdentifier(slot)] = nil }
-        }
     }
 
     /// Access handler: called once after the headers, once per piece of body, once when the
@@ -92,26 +92,30 @@ extension HTTPServer {
         uploadData: UnsafePointer<CChar>?,
         uploadSize: UnsafeMutablePointer<Int>, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        let method = rawMethod.map { String(cString: $0) } ?? "GET"
+        let configuration = server.configuration
+        let id = UInt(bitPattern: connection)
         let context: RequestState
         if let pointer = requestContext.pointee {
             context = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
         } else {
             // Not expected (the URI callback runs first); the completion callback releases it.
             context = RequestState(target: "/")
-            state.withLock { $0.openRequests += 1 }
+            server.requestStarted()
             requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
         }
         switch context.phase {
         case .headers:
             context.phase = .body
-            headDeadlines.headArrived(UInt(bitPattern: connection))
-            // A connection over the per-address limit whose request was already in the socket:
-            // closed without an answer, the handler never runs.
-            if admission.isRefused(UInt(bitPattern: connection)) { return .NO }
-            if let refusal = refusal(of: connection, method: rawMethod, version: version, target: context.target) {
+            deadlines.headArrived(id)
+            // A connection the layer answered itself (over a limit) whose request was already in
+            // the socket, or refused by the per-address limit: the handler never runs.
+            if deadlines.isAnswered(id) || server.admission.isRefused(id) { return .NO }
+            if let refusal = server.refusal(
+                of: connection, method: rawMethod, version: version, target: context.target)
+            {
                 // Before any of the body is read: libmicrohttpd closes the connection after this
                 // answer (`Connection: close`), so nothing after the head is ever parsed.
+                deadlines.bodyArrived(id)
                 context.refuseBody()
                 context.phase = .responded
                 return queue(refusal, on: connection)
@@ -119,6 +123,7 @@ extension HTTPServer {
             if Self.declaredLength(of: connection, exceeds: configuration.maximumBodyBytes) {
                 // Answer before reading the body; libmicrohttpd then reads no more of it and
                 // closes the connection after the response.
+                deadlines.bodyArrived(id)
                 context.refuseBody()
                 context.phase = .responded
                 return queue(configuration.tooLarge(), on: connection)
@@ -127,19 +132,25 @@ extension HTTPServer {
         case .body:
             if uploadSize.pointee > 0 {
                 let bytes = UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee)
-                let keep = context.receive(bytes, limit: configuration.maximumBodyBytes)
                 uploadSize.pointee = 0
-                return keep ? .YES : .NO
+                // Past its deadline the body is answered (408) already: the rest is dropped.
+                if deadlines.isAnswered(id) {
+                    context.refuseBody()
+                    return .YES
+                }
+                return context.receive(bytes, limit: configuration.maximumBodyBytes) ? .YES : .NO
             }
+            deadlines.bodyArrived(id)
+            if deadlines.isAnswered(id) { return .NO }
             if context.tooLarge {
                 context.phase = .responded
                 return queue(configuration.tooLarge(), on: connection)
             }
-            startHandler(for: context, method: method, connection: connection)
+            startHandler(for: context, method: rawMethod, connection: connection)
             return .YES
         case .handling(let slot):
             guard let response = slot.takeResponse() else { return .YES }
-            changeState { _ = $0.suspended.removeValue(forKey: ObjectIdentifier(slot)) }
+            server.delivered(slot)
             context.phase = .responded
             return queue(response, on: connection)
         case .responded:
@@ -148,19 +159,25 @@ extension HTTPServer {
         }
     }
 
-    /// Suspends the connection, then runs the handler in a task that resumes it when done.
-    private func startHandler(for context: RequestState, method: String, connection: OpaquePointer) {
+    /// Suspends the connection, then runs the handler in a task on this loop (it starts once the
+    /// current `MHD_run` returns) that resumes the connection when done.
+    private func startHandler(
+        for context: RequestState, method rawMethod: UnsafePointer<CChar>?, connection: OpaquePointer
+    ) {
         let (path, query) = HTTPRequest.splitTarget(context.target)
-        let request = HTTPRequest(
-            method: method, path: path, query: query, headers: Self.headers(of: connection),
-            body: context.takeBody(), remoteAddress: SocketAddress.text(of: passkey_mhd_client_address(connection)))
-        let slot = ResponseSlot(connection: connection)
+        var request = HTTPRequest(
+            method: rawMethod.map { String(cString: $0) } ?? "GET", path: path, query: query,
+            headers: Self.headers(of: connection), body: context.takeBody(),
+            remoteAddress: SocketAddress.text(of: passkey_mhd_client_address(connection)))
+        request.eventLoopIndex = loop.index
+        let slot = ResponseSlot(connection: connection, daemon: self)
         context.phase = .handling(slot)
-        state.withLock { $0.suspended[ObjectIdentifier(slot)] = slot }
+        server.suspended(slot)
         MHD_suspend_connection(connection)
-        // The task holds the server, so the server (and its daemon) outlives every handler.
-        let task = Task(executorPreference: configuration.taskExecutor) {
-            let response = await self.handler(request)
+        // The task holds the server (through the daemon), so it outlives every handler.
+        let server = server
+        let task = Task(executorPreference: loop) {
+            let response = await server.handler(request)
             slot.complete(with: response)
         }
         slot.attach(task)

@@ -6,7 +6,7 @@ import Synchronization
 
 /// The hard deadlines of one daemon's connections: the request head must be complete
 /// `head` after the accept (or after the previous response on a keep-alive connection), and the
-/// body `body` after its head. `enforce(now:)` (every 250 ms on the daemon's loop) shuts down the
+/// body `body` after its head. `enforce(now:)` (every 250 ms, by the daemon on its loop) shuts down the
 /// socket of a connection past its head deadline (closed without an answer, as the contract
 /// says), and answers one past its body deadline with `408` problem+json (`bodyTimedOut`, written
 /// raw on the socket: libmicrohttpd cannot queue a response while a body is being read) before
@@ -127,14 +127,6 @@ final class ConnectionDeadlines: Sendable {
                 }
             }
             return cut
-        }
-    }
-
-    /// Runs `enforce` every `interval` until the task is cancelled (the daemon runs it on its loop).
-    func sweep(every interval: Duration, bodyTimedOut: RawAnswer) async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            enforce(now: .now, bodyTimedOut: bodyTimedOut)
         }
     }
 }

@@ -24,8 +24,10 @@ final class LoopDaemon: EventLoopSource, @unchecked Sendable {
     private var daemon: OpaquePointer?
     private var epollFD: Int32 = -1
     private var quiescedSocket: Int32?
-    /// Enforces `deadlines` on the loop's thread while the daemon runs.
+    /// Asks the loop every 250 ms to enforce `deadlines` (see `run()`) while the daemon runs.
     private var sweeper: Task<Void, Never>?
+    /// Set by the sweeper, read and cleared by `run()`; both on the loop's thread.
+    private var sweepDue = false
 
     init(server: HTTPServer, loop: EventLoop) {
         self.server = server
@@ -45,14 +47,18 @@ final class LoopDaemon: EventLoopSource, @unchecked Sendable {
         epollFD = passkey_mhd_epoll_fd(daemon)
         precondition(epollFD >= 0, "libmicrohttpd gave no epoll descriptor")
         let fd = epollFD
-        let deadlines = deadlines
-        let bodyTimedOut = server.bodyTimedOut
         let attached = loop.execute { [self] in
             loop.attach(self, fd: fd)
         }
         precondition(attached, "the daemon's event loop has stopped")
-        sweeper = Task(executorPreference: loop) {
-            await deadlines.sweep(every: .milliseconds(250), bodyTimedOut: bodyTimedOut)
+        sweeper = Task { [loop] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                loop.execute { [self] in
+                    sweepDue = true
+                    loop.runSoon(fd: fd)
+                }
+            }
         }
         return true
     }
@@ -62,9 +68,17 @@ final class LoopDaemon: EventLoopSource, @unchecked Sendable {
 
     // MARK: - EventLoopSource
 
+    /// Lets libmicrohttpd accept, read and write whatever is ready; then, when the sweeper asked,
+    /// enforces the deadlines. In that order: after a stall of the loop (a loaded machine), a head
+    /// that arrived in time is waiting in the socket, and must be read before its connection is
+    /// judged overdue.
     func run() {
         guard let daemon else { return }
         _ = MHD_run(daemon)
+        if sweepDue {
+            sweepDue = false
+            deadlines.enforce(now: .now, bodyTimedOut: server.bodyTimedOut)
+        }
     }
 
     func timeoutMilliseconds() -> Int? {

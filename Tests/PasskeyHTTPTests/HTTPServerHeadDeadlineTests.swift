@@ -1,4 +1,5 @@
 import Foundation
+import PasskeyEventLoop
 import PasskeyHTTP
 import Testing
 
@@ -79,6 +80,31 @@ import Testing
             #expect(RawHTTPClient.responses(in: bytes).map(\.status) == [200])
             #expect(closed)
             #expect(ContinuousClock.now - start < .seconds(2 + 25))
+        }
+    }
+
+    /// A loop that stalls past the deadline (a loaded machine) while a head arrives reads that head
+    /// before it judges the connection: the head came in time and is served. Failed while the
+    /// deadlines were enforced by a task of their own, which ran before the loop read the socket.
+    @Test func headThatArrivedWhileTheLoopStalledIsServed() async throws {
+        let group = EventLoopGroup(count: 1)
+        defer { group.shutdown() }
+        let configure: (inout HTTPServer.Configuration) -> Void = {
+            $0.requestHeadTimeoutSeconds = 2
+            $0.loops = group
+        }
+        try await TestServer.with(configure: configure) { server in
+            let connection = try await RawConnection.open(server.client)
+            let accepting = ContinuousClock.now
+            while server.server.openConnectionCount == 0, ContinuousClock.now - accepting < .seconds(20) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            try #require(server.server.openConnectionCount == 1, "the connection was never accepted")
+            // The loop is busy for longer than the deadline; the whole head arrives meanwhile.
+            #expect(group.loops[0].execute { usleep(3_000_000) })
+            try await connection.send(Array("GET /late HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8))
+            let (bytes, _) = await connection.readUntilClosed(timeout: .seconds(60))
+            #expect(RawHTTPClient.responses(in: bytes).map(\.status) == [200])
         }
     }
 

@@ -38,6 +38,12 @@ import Testing
         #expect(configuration.httpMaxConnections == 1000)
         #expect(configuration.httpMaxConnectionsPerAddress == 64)
         #expect(configuration.httpRequestHeadTimeoutSeconds == 10)
+        #expect(configuration.httpRequestBodyTimeoutSeconds == 30)
+        #expect(configuration.eventLoops == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(try ServerConfiguration.load(from: base.merging(["EVENT_LOOPS": "1"]) { $1 }).eventLoops == 1)
+        #expect(
+            try ServerConfiguration.load(from: base.merging(["HTTP_REQUEST_BODY_TIMEOUT_SECONDS": "5"]) { $1 })
+                .httpRequestBodyTimeoutSeconds == 5)
         #expect(configuration.metricsToken == nil)
         #expect(configuration.webClientEnabled)
         #expect(
@@ -60,6 +66,8 @@ import Testing
         ("WEB_CLIENT", "yes"), ("MAX_PASSKEYS_PER_ACCOUNT", "0"), ("MAX_PASSKEYS_PER_ACCOUNT", "1001"),
         ("MAX_PASSKEYS_PER_ACCOUNT", "fifty"), ("ACCOUNT_EVENT_RETENTION_DAYS", "0"),
         ("ACCOUNT_EVENT_RETENTION_DAYS", "-1"), ("ACCOUNT_EVENT_RETENTION_DAYS", "a year"),
+        ("EVENT_LOOPS", "0"), ("EVENT_LOOPS", "257"), ("EVENT_LOOPS", "all"),
+        ("HTTP_REQUEST_BODY_TIMEOUT_SECONDS", "0"), ("HTTP_REQUEST_BODY_TIMEOUT_SECONDS", "3601"),
     ])
     func invalidValuesNameTheirVariable(_ variable: String, _ value: String) {
         var env = base

@@ -16,6 +16,12 @@ import Testing
         ("header line without a colon", "GET /a HTTP/1.1\r\nHost: t\r\nNoColonHere\r\n\r\n", 400),
         ("HTTP/2.0 request line", "GET /a HTTP/2.0\r\nHost: t\r\n\r\n", 505),
         ("HTTP/3.0 request line", "GET /a HTTP/3.0\r\nHost: t\r\n\r\n", 505),
+        ("HTTP/0.9 request line", "GET /a HTTP/0.9\r\nHost: t\r\n\r\n", 505),
+        ("HTTP/2 preface", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 505),
+        (
+            "malformed chunk size",
+            "POST /a HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", 400
+        ),
         (
             "head far over the memory pool",
             "GET /a HTTP/1.1\r\nHost: t\r\nX-Big: "
@@ -42,6 +48,30 @@ import Testing
             let page = String(decoding: responses.first?.body ?? [], as: UTF8.self)
             // (For a malformed Content-Length the status line and headers come twice: a 0.9.75 bug.)
             #expect(page.contains("<html>"), "\(shape.name): \(page.prefix(80))")
+            #expect(closed, "\(shape.name): connection left open")
+            #expect(server.log.all.isEmpty, "\(shape.name): reached the handler")
+            connection.close()
+        }
+    }
+
+    /// Shapes libmicrohttpd closes without any answer: nothing to parse, nothing served.
+    static let unanswered: [(name: String, request: String)] = [
+        (
+            "head just over the memory pool",
+            "GET /a HTTP/1.1\r\nHost: t\r\nX-Big: " + String(repeating: "b", count: 32_500) + "\r\n\r\n"
+        ),
+        ("request line without a space", "GET/a\r\nHost: t\r\n\r\n"),
+    ]
+
+    @Test(arguments: unanswered.indices)
+    func libmicrohttpdClosesWithoutAnAnswer(shape index: Int) async throws {
+        let shape = Self.unanswered[index]
+        try await TestServer.with { server in
+            let connection = try await RawConnection.open(server.client)
+            try? await connection.send(Array((shape.request + Self.second).utf8))
+            let (bytes, closed) = await connection.readUntilClosed(timeout: .seconds(20))
+            let answer = String(decoding: bytes.prefix(80), as: UTF8.self)
+            #expect(answer.isEmpty, "\(shape.name): \(answer)")
             #expect(closed, "\(shape.name): connection left open")
             #expect(server.log.all.isEmpty, "\(shape.name): reached the handler")
             connection.close()

@@ -56,9 +56,11 @@ var targets: [Target] = [
         .target(name: "PasskeyDomain", swiftSettings: strict),
         .target(name: "PasskeyApplication", dependencies: ["PasskeyDomain"], swiftSettings: strict),
         .target(name: "PasskeyOpenSSL", dependencies: ["COpenSSL"], swiftSettings: strict),
+        // The fast path of the sign-in's two JSON documents, in front of JSONDecoder (docs/benchmark.md).
+        .target(name: "PasskeyJSON", swiftSettings: strict),
         .target(
             name: "PasskeyWebAuthn",
-            dependencies: ["PasskeyApplication", "PasskeyDomain", "PasskeyOpenSSL"],
+            dependencies: ["PasskeyApplication", "PasskeyDomain", "PasskeyOpenSSL", "PasskeyJSON"],
             swiftSettings: strict),
         // The event loops every request, statement and HTTP daemon runs on (one per core).
         .target(name: "PasskeyEventLoop", dependencies: ["CEventLoop"], swiftSettings: strict),
@@ -80,7 +82,7 @@ var targets: [Target] = [
             dependencies: [
                 "PasskeyDomain", "PasskeyApplication", "PasskeyWebAuthn", "PasskeyPersistence",
                 "PasskeyOpenSSL", "PasskeyHTTP", "PasskeyPasswordHashing", "PasskeyLibpq", "PasskeyWire", "PasskeyMail",
-                "PasskeyEventLoop",
+                "PasskeyEventLoop", "PasskeyJSON",
             ],
             swiftSettings: strict),
         .executableTarget(name: "passkey-server", dependencies: ["PasskeyServer"], swiftSettings: strict),
@@ -132,13 +134,14 @@ var targets: [Target] = [
             name: "PasskeyServerTests",
             dependencies: [
                 "PasskeyServer", "PasskeyTestSupport", "PasskeyDatabaseTestSupport", "PasskeyClient", "PasskeyWire",
-                "PasskeyEventLoop",
+                "PasskeyEventLoop", "PasskeyJSON",
             ],
             swiftSettings: strict),
         .testTarget(name: "PasskeyWireTests", dependencies: ["PasskeyWire"], swiftSettings: strict),
         .testTarget(
             name: "PasskeyHTTPTests", dependencies: ["PasskeyHTTP", "PasskeyEventLoop"], swiftSettings: strict),
         .testTarget(name: "PasskeyEventLoopTests", dependencies: ["PasskeyEventLoop"], swiftSettings: strict),
+        .testTarget(name: "PasskeyJSONTests", dependencies: ["PasskeyJSON"], swiftSettings: strict),
         .testTarget(
             name: "PasskeyMailTests",
             dependencies: [
@@ -181,7 +184,7 @@ var targets: [Target] = [
     if Context.environment["FUZZ"] == "1" {
         targets.append(
             .executableTarget(
-                name: "PasskeyWebAuthnFuzz", dependencies: ["PasskeyWebAuthn"],
+                name: "PasskeyWebAuthnFuzz", dependencies: ["PasskeyWebAuthn", "PasskeyJSON"],
                 path: "Fuzz/Sources/PasskeyWebAuthnFuzz",
                 swiftSettings: strict))
     }

@@ -147,6 +147,21 @@ public struct AuthenticationFinishRequestBody: Codable, Sendable {
         self.credential = nil
     }
 
+    /// Every flattened field as read, any of them absent (the server's reader without
+    /// JSONDecoder, which then checks them as for a decoded body); `credential` is nil.
+    package init(
+        readChallengeID challengeID: String, credentialID: String?, clientDataJSON: String?,
+        authenticatorData: String?, signature: String?, userHandle: String?
+    ) {
+        self.challengeID = challengeID
+        self.credentialID = credentialID
+        self.clientDataJSON = clientDataJSON
+        self.authenticatorData = authenticatorData
+        self.signature = signature
+        self.userHandle = userHandle
+        self.credential = nil
+    }
+
     public var hasFlattenedFields: Bool {
         credentialID != nil || clientDataJSON != nil || authenticatorData != nil || signature != nil
             || userHandle != nil

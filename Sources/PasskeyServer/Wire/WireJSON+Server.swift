@@ -1,4 +1,5 @@
 internal import Foundation
+internal import PasskeyJSON
 internal import PasskeyWire
 
 extension WireJSON {
@@ -17,7 +18,13 @@ extension WireJSON {
 
     /// A request body; nil when it is not valid JSON of the expected shape (a 400, whose cause
     /// the client's own body is: nothing for the operator's log).
+    /// A flat body of a `FlatJSONReadable` type is read without `JSONDecoder`.
     static func request<T: Decodable>(_ type: T.Type, from body: [UInt8]) -> T? {
-        try? decode(type, from: Data(body))
+        if let readable = type as? any FlatJSONReadable.Type, let object = FlatJSONObject(body),
+            let value = readable.init(flat: object) as? T
+        {
+            return value
+        }
+        return try? decode(type, from: Data(body))
     }
 }

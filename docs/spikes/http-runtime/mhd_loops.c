@@ -51,6 +51,9 @@ struct sockctx { int refused; };
 
 static void logf_(struct loop *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void logf_(struct loop *l, const char *fmt, ...) {
+  static int quiet = -1;                      /* QUIET=1: no log at all (for the benchmark) */
+  if (quiet < 0) quiet = getenv("QUIET") != NULL;
+  if (quiet) return;
   va_list ap; va_start(ap, fmt);
   fprintf(stderr, "[loop%d tid=%ld] ", l ? l->id : -1, (long)gettid());
   vfprintf(stderr, fmt, ap); fputc('\n', stderr); va_end(ap);

@@ -19,6 +19,10 @@ package final class PostgresConnection {
     private var columnLayouts = PostgresColumns.Cache()
     /// A statement was cut off by the loop's shutdown: its result is still pending on the socket.
     private var abandoned = false
+    /// The server said this session can no longer serve the application (`PostgresError
+    /// .discardsConnection`: read-only after a failover, shut down by an administrator, a
+    /// connection failure), even if the socket still looks open.
+    private var unusable = false
     /// Called before each statement is sent (`PostgresConnectionPool.Configuration`; tests).
     private let statementObserver: (@Sendable () -> Void)?
 
@@ -81,8 +85,9 @@ package final class PostgresConnection {
         return "not a libpq connection string or postgres:// URI"
     }
 
-    /// False once the server went away or the socket broke; the pool then discards it.
-    package var isHealthy: Bool { !abandoned && PQstatus(handle) == CONNECTION_OK }
+    /// False once the server went away, the socket broke, or a statement failed in a way that
+    /// makes the session useless (`PostgresError.discardsConnection`); the pool then discards it.
+    package var isHealthy: Bool { !abandoned && !unusable && PQstatus(handle) == CONNECTION_OK }
 
     /// Runs one or more statements without parameters (migrations, transaction control).
     package func execute(_ sql: String) async throws(PostgresError) {
@@ -221,7 +226,9 @@ package final class PostgresConnection {
                 PQresultErrorField(result, passkey_pg_diag_message_primary).map { String(cString: $0) }
                 ?? Self.message(PQresultErrorMessage(result))
             let kind: PostgresError.Kind = (sqlState == nil || !isHealthy) ? .connection : .statement
-            throw PostgresError(kind: kind, sqlState: sqlState, constraint: constraint, diagnostic: message)
+            let error = PostgresError(kind: kind, sqlState: sqlState, constraint: constraint, diagnostic: message)
+            if error.discardsConnection { unusable = true }
+            throw error
         }
     }
 

@@ -44,11 +44,19 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDe
         switch kind {
         // A cancelled waiter gave up waiting for the database, like one that timed out.
         case .connection, .poolTimeout, .poolClosed, .cancelled: true
-        case .statement:
-            // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, class 08 connection.
-            sqlState.map { $0.hasPrefix("08") || $0.hasPrefix("57P") } ?? false
+        case .statement: discardsConnection
         case .decoding: false
         }
+    }
+
+    /// True when the session that got this error cannot serve the application any more, however
+    /// healthy its socket looks: class 08 (connection exception), 57P01 admin shutdown, 57P02
+    /// crash shutdown, 57P03 cannot connect now, and 25006 read-only transaction (the node is a
+    /// standby now, or not yet promoted: after a failover an old primary comes back read-only).
+    /// The pool closes such a connection instead of handing it out again.
+    package var discardsConnection: Bool {
+        guard let sqlState else { return kind == .connection }
+        return sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState == "25006"
     }
 
     /// For operators' logs: what happened, the SQLSTATE and the database's primary message

@@ -30,6 +30,53 @@ import Testing
         }
     }
 
+    /// A session that turned read-only (what an old primary is after a failover; here set by
+    /// hand) answers 25006: the error counts as "database unavailable" (503, not 500), and the
+    /// pool closes that connection instead of handing it out again. Before, the next caller got
+    /// the same read-only session back and failed the same way.
+    @Test func aSessionThatTurnedReadOnlyIsDiscardedNotReused() async throws {
+        try await withTestDatabase(maximumConnections: 1) { _, pool in
+            try await pool.withConnection { c async throws(PostgresError) in
+                try await c.execute("CREATE TABLE read_only_probe (n int)")
+            }
+            let first = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT pg_backend_pid()::int8 AS pid").first!.decode(Int.self, column: "pid")
+            }
+            await #expect {
+                try await pool.withConnection { c async throws(PostgresError) in
+                    try await c.execute("SET default_transaction_read_only = on")
+                    try await c.execute("INSERT INTO read_only_probe VALUES (1)")
+                }
+            } throws: { error in
+                guard let error = error as? PostgresError else { return false }
+                return error.sqlState == "25006" && error.isUnavailable && error.discardsConnection
+            }
+            let next = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.execute("INSERT INTO read_only_probe VALUES (2)")
+                return try await c.query("SELECT pg_backend_pid()::int8 AS pid").first!.decode(Int.self, column: "pid")
+            }
+            #expect(next != first, "the read-only session was handed out again")
+        }
+    }
+
+    /// Statement errors of the application's own making keep the connection.
+    @Test func anOrdinaryStatementErrorKeepsTheConnection() async throws {
+        try await withTestDatabase(maximumConnections: 1) { _, pool in
+            let first = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT pg_backend_pid()::int8 AS pid").first!.decode(Int.self, column: "pid")
+            }
+            await #expect(throws: PostgresError.self) {
+                try await pool.withConnection { c async throws(PostgresError) in
+                    try await c.query("SELECT * FROM no_such_table")
+                }
+            }
+            let next = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT pg_backend_pid()::int8 AS pid").first!.decode(Int.self, column: "pid")
+            }
+            #expect(next == first)
+        }
+    }
+
     @Test func anUnreachableDatabaseIsReportedAsUnavailable() async throws {
         let pool = PostgresConnectionPool(
             configuration: .init(

@@ -91,20 +91,29 @@ import Testing
 
     @Test func handlerOutlivingTheGracePeriodGetsTheShutdownResponse() async throws {
         let entered = Flag()
+        let released = Flag()
         let handler: @Sendable (HTTPRequest) async -> HTTPResponse = { _ in
             entered.set()
-            // Ignores cancellation on purpose: the server must still stop in time.
-            let deadline = ContinuousClock.now + .seconds(3)
-            while ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+            // Ignores cancellation on purpose, and ends only once the test has seen the shutdown
+            // return (never by a timer, which a loaded machine could outlast): the server must
+            // answer without it.
+            let deadline = ContinuousClock.now + .seconds(120)
+            while !released.isSet, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
             return HTTPResponse(status: 200)
         }
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threads: 2), handler: handler)
         try server.start()
+        defer { released.set() }
         let client = RawHTTPClient(port: server.port)
         let inFlight = Task { try await client.exchange(Array("GET /stuck HTTP/1.1\r\nHost: t\r\n\r\n".utf8)) }
-        for _ in 0..<200 where !entered.isSet { try await Task.sleep(for: .milliseconds(5)) }
+        let waiting = ContinuousClock.now
+        while !entered.isSet, ContinuousClock.now - waiting < .seconds(30) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try #require(entered.isSet, "the handler never started")
 
         await server.shutdown(gracePeriod: .milliseconds(200))
+        released.set()
         let response = try await inFlight.value
         // 503 rather than the handler's 200: the client was answered without waiting for it.
         #expect(response.status == 503)

@@ -59,7 +59,8 @@ import Testing
                 }
                 try await group.waitForAll()
             }
-            try await Task.sleep(for: .milliseconds(400))
+            // Every closed client's request reached the handler (a state, not a pause).
+            try await Self.waitFor { server.log.all.count == 10 }
             let result = try await server.send("GET", "/after")
             #expect(result.status == 200)
             #expect(server.log.all.count == 11)
@@ -81,8 +82,10 @@ import Testing
     }
 
     /// Polls `condition` for up to 2 s.
+    /// Waits until `condition` holds, for up to 30 s (a loaded machine is slow, never this slow).
     static func waitFor(_ condition: () -> Bool) async throws {
-        for _ in 0..<200 where !condition() {
+        let start = ContinuousClock.now
+        while !condition(), ContinuousClock.now - start < .seconds(30) {
             try await Task.sleep(for: .milliseconds(10))
         }
     }

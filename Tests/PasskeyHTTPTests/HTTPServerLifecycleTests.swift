@@ -106,7 +106,9 @@ import Testing
         }
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threads: 2), handler: handler)
         try server.start()
-        defer { released.set() }
+        // The server must outlive the client's read: released after its last use, its loops would
+        // stop with the 503 still to be written (what a loaded machine showed once).
+        defer { withExtendedLifetime(server) { released.set() } }
         let client = RawHTTPClient(port: server.port)
         let inFlight = Task { try await client.exchange(Array("GET /stuck HTTP/1.1\r\nHost: t\r\n\r\n".utf8)) }
         let waiting = ContinuousClock.now

@@ -138,13 +138,9 @@ public struct AuthenticationFinishRequestBody: Codable, Sendable {
         challengeID: String, credentialID: String, clientDataJSON: String, authenticatorData: String,
         signature: String, userHandle: String?
     ) {
-        self.challengeID = challengeID
-        self.credentialID = credentialID
-        self.clientDataJSON = clientDataJSON
-        self.authenticatorData = authenticatorData
-        self.signature = signature
-        self.userHandle = userHandle
-        self.credential = nil
+        self.init(
+            readChallengeID: challengeID, credentialID: credentialID, clientDataJSON: clientDataJSON,
+            authenticatorData: authenticatorData, signature: signature, userHandle: userHandle)
     }
 
     /// Every flattened field as read, any of them absent (the server's reader without

@@ -249,7 +249,7 @@ run_swift() { # name [extra loadgen flags…]: the same server for rows swift, s
     # raised so that each one costs the server a hash (what a flood from many addresses does).
     env DATABASE_URL="$CONNINFO" HOST=127.0.0.1 PORT="$port" PASSKEY_RP_ID=localhost \
         PASSKEY_ORIGINS=http://localhost:8080 RATE_LIMIT_STARTS_PER_MINUTE=0 LOG_LEVEL=warning \
-        RATE_LIMIT_PASSWORD_PER_ADDRESS=1000000 \
+        RATE_LIMIT_PASSWORD_PER_ADDRESS=1000000 SHUTDOWN_DRAIN_SECONDS=0 \
         DATABASE_POOL_SIZE="$POOL" PASSKEY_MIGRATIONS_DIR="$ROOT/Migrations" PASSKEY_OPENAPI_FILE="$ROOT/openapi.json" \
         "$bin" serve >"$OUT/$name-server.log" 2>&1 &
     SERVER_PID=$!

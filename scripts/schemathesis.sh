@@ -102,7 +102,7 @@ DATABASE_URL="$db_conn" HOST=127.0.0.1 PORT="$port" PASSKEY_RP_ID=localhost PASS
     PASSKEY_ANDROID_APPS="com.example.passkeys@SHA256:$(python3 -c 'print(":".join(["AB"] * 32))')" \
     PASSKEY_RELATED_ORIGINS=https://example.com PASSKEY_ENROLL_URL=https://example.com/passkeys/new \
     PASSKEY_MANAGE_URL=https://example.com/passkeys OPERATOR_TOKEN="$operator_token" \
-    LOG_LEVEL=info PASSKEY_MIGRATIONS_DIR="$root/Migrations" PASSKEY_WEB_CLIENT_DIR="$root/WebClient" \
+    LOG_LEVEL=info SHUTDOWN_DRAIN_SECONDS=0 PASSKEY_MIGRATIONS_DIR="$root/Migrations" PASSKEY_WEB_CLIENT_DIR="$root/WebClient" \
     PASSKEY_OPENAPI_FILE="$root/openapi.json" \
     "$exe" serve >"$tmp/server.log" 2>&1 &
 server_pid=$!

@@ -15,6 +15,8 @@ package enum ServedServer {
         "HOST": "127.0.0.1", "PORT": "0", "DATABASE_POOL_SIZE": "8", "WEB_CLIENT": "off",
         // `info` logs the `event=listening … port=N` line the port is read from.
         "LOG_LEVEL": "info",
+        // Stopped by SIGTERM after each test: no balancer to drain for.
+        "SHUTDOWN_DRAIN_SECONDS": "0",
     ]
 
     package struct StartFailure: Error, CustomStringConvertible {

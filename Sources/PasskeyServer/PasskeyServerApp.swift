@@ -13,6 +13,8 @@ final class PasskeyServerApp: Sendable {
     let router: Router
     let pipeline: RequestPipeline
     let maintenance: any MaintenanceRepository
+    /// (v3) Set on SIGTERM for `SHUTDOWN_DRAIN_SECONDS`: `/readyz` 503, `Connection: close`.
+    let drain: DrainState
 
     init(
         configuration: ServerConfiguration, dependencies: Dependencies, openAPI: [UInt8]?,
@@ -22,6 +24,7 @@ final class PasskeyServerApp: Sendable {
         let policy = configuration.policy
         let logger = Logger(level: configuration.logLevel, sink: logSink)
         let metrics = Metrics()
+        let drain = DrainState()
         let d = dependencies
         let (accounts, passkeys, sessions, rateLimits) = (d.accounts, d.passkeys, d.sessions, d.rateLimits)
         let (passkeyRegistrations, passkeyAuthentications) = (d.passkeyRegistrations, d.passkeyAuthentications)
@@ -135,7 +138,7 @@ final class PasskeyServerApp: Sendable {
             logger: logger
         ).register(in: &routes)
         OperationsController(
-            maintenance: maintenance, metrics: metrics, openAPI: openAPI,
+            maintenance: maintenance, drain: drain, metrics: metrics, openAPI: openAPI,
             metricsToken: ConfiguredTokenCheck(token: configuration.metricsToken, digester: digester),
             passwordHashing: d.passwordHashingLoad,
             accountStages: AccountStagesGauge(adoption: d.adoption, clock: clock)
@@ -170,11 +173,13 @@ final class PasskeyServerApp: Sendable {
                 CacheControlMiddleware(),
                 CORSMiddleware(allowedOrigins: configuration.corsAllowedOrigins, methods: router.methods(for:)),
                 HeadMiddleware(),
+                DrainMiddleware(drain: drain),
             ], router: router)
         self.router = router
         self.logger = logger
         self.metrics = metrics
         self.maintenance = maintenance
+        self.drain = drain
     }
 
     /// Every request passes here: the pipeline (`Pipeline/`), then the router.

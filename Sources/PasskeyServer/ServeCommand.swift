@@ -4,9 +4,12 @@ internal import PasskeyApplication
 internal import PasskeyEventLoop
 internal import PasskeyHTTP
 
-/// `passkey-server serve`: runs until SIGTERM or SIGINT, then stops accepting connections,
-/// finishes the requests in flight (up to 10 s), stops the sweeper and the mail sender (waiting
-/// for a transfer in progress), closes the pool, exits 0.
+/// `passkey-server serve`: runs until SIGTERM or SIGINT. On SIGTERM it first drains for
+/// `SHUTDOWN_DRAIN_SECONDS` (`/readyz` 503, answers with `Connection: close`, requests still
+/// served) so a balancer stops routing here; SIGINT (Ctrl-C at a terminal) skips the drain.
+/// Then it stops accepting connections, finishes the requests in flight (up to 10 s), closes
+/// idle keep-alive connections, stops the sweeper and the mail sender (waiting for a transfer in
+/// progress), closes the pool, exits 0.
 enum ServeCommand {
     static func run(environment: [String: String]) async -> Int32 {
         let root: CompositionRoot
@@ -58,6 +61,12 @@ enum ServeCommand {
         let mailer = startMailDelivery(root: root, app: app)
         let signal = await signals.wait()
         app.logger.info(["event": "shutdown", "signal": signal == SIGTERM ? "SIGTERM" : "SIGINT"])
+        if signal == SIGTERM, configuration.shutdownDrainSeconds > 0 {
+            app.drain.begin()
+            app.logger.info(["event": "draining", "seconds": String(configuration.shutdownDrainSeconds)])
+            // Not cancellable: nothing else waits on this task; the process exits right after.
+            try? await Task.sleep(for: .seconds(configuration.shutdownDrainSeconds))
+        }
         await server.shutdown(gracePeriod: .seconds(10))
         sweeper.cancel()
         mailer?.cancel()

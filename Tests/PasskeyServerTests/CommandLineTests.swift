@@ -236,6 +236,82 @@ import Testing
 
 /// `serve` as operators run it: the real executable, stopped by SIGTERM.
 @Suite struct ServeLifecycleTests {
+    /// Starts `serve` on a fresh database with `environment` added, and returns the child, its
+    /// port and its log's path once it listens.
+    private static func serve(
+        database: TestDatabase, environment: [String: String] = [:]
+    ) async throws -> (ChildProcess.Running, Int, String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log").path
+        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        env["DATABASE_URL"] = database.conninfo
+        env["PORT"] = "0"
+        env["PASSKEY_MIGRATIONS_DIR"] = PackagePaths.migrations.path
+        let child = try ChildProcess.start([CommandLineTests.executablePath, "serve"], logFile: log, environment: env)
+        for _ in 0..<1200 {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "port="), let port = Int(text[range.upperBound...].prefix { $0.isNumber }) {
+                return (child, port, log)
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        child.signal(SIGKILL)
+        _ = await child.exit()
+        Issue.record("serve did not log its port: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        throw CancellationError()
+    }
+
+    /// (v3) SIGTERM drains first: `/readyz` turns 503 at once while the listener stays open and
+    /// requests are still served (with `Connection: close`), and only after
+    /// `SHUTDOWN_DRAIN_SECONDS` does the process stop and exit 0.
+    @Test func sigtermDrainsBeforeTheListenerCloses() async throws {
+        try await withTestDatabase { database, _ in
+            let (child, port, log) = try await Self.serve(
+                database: database, environment: ["SHUTDOWN_DRAIN_SECONDS": "4"])
+            defer { try? FileManager.default.removeItem(atPath: log) }
+            let client = TestHTTPClient(base: "http://127.0.0.1:\(port)")
+            let before = try await client.send("GET", "/readyz")
+            #expect(before.status == 200)
+            #expect(before.headers["connection"] != "close")
+            child.signal(SIGTERM)
+            var draining = false
+            for _ in 0..<200 where !draining {
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                draining = text.contains("event=draining seconds=4")
+                if !draining { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(draining, "the server logged that it drains")
+            let ready = try await client.send("GET", "/readyz")
+            #expect(ready.status == 503)
+            #expect(ready.code == "service-unavailable")
+            #expect(ready.headers["connection"] == "close")
+            // Still serving while it drains: liveness and a whole request.
+            #expect(try await client.send("GET", "/healthz").status == 200)
+            let start = try await client.send("POST", "/v1/passkeys/authentications")
+            #expect(start.status == 200)
+            #expect(start.headers["connection"] == "close")
+            let code = await child.exit()
+            #expect(code == 0)
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            #expect(text.contains("event=stopped"))
+            // The listener is closed now.
+            await #expect(throws: (any Error).self) { _ = try await client.send("GET", "/healthz") }
+        }
+    }
+
+    /// SIGINT (Ctrl-C at a terminal) stops at once, without the drain.
+    @Test func sigintSkipsTheDrain() async throws {
+        try await withTestDatabase { database, _ in
+            let (child, _, log) = try await Self.serve(
+                database: database, environment: ["SHUTDOWN_DRAIN_SECONDS": "300"])
+            defer { try? FileManager.default.removeItem(atPath: log) }
+            child.signal(SIGINT)
+            #expect(await child.exit() == 0)
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            #expect(text.contains("event=shutdown signal=SIGINT"))
+            #expect(!text.contains("event=draining"))
+        }
+    }
+
     @Test func sigtermFinishesTheRequestInFlightAndExitsZero() async throws {
         try await withTestDatabase { database, _ in
             let executable = CommandLineTests.executablePath
@@ -246,6 +322,7 @@ import Testing
             env["DATABASE_URL"] = database.conninfo
             env["PORT"] = "0"
             env["PASSKEY_MIGRATIONS_DIR"] = PackagePaths.migrations.path
+            env["SHUTDOWN_DRAIN_SECONDS"] = "0"
             let child = try ChildProcess.start([executable, "serve"], logFile: log, environment: env)
             var port: Int?
             for _ in 0..<200 where port == nil {

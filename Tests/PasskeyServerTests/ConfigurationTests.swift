@@ -39,6 +39,10 @@ import Testing
         #expect(configuration.httpMaxConnectionsPerAddress == 64)
         #expect(configuration.httpRequestHeadTimeoutSeconds == 10)
         #expect(configuration.httpRequestBodyTimeoutSeconds == 30)
+        #expect(configuration.shutdownDrainSeconds == 5)
+        #expect(
+            try ServerConfiguration.load(from: base.merging(["SHUTDOWN_DRAIN_SECONDS": "0"]) { $1 })
+                .shutdownDrainSeconds == 0)
         #expect(configuration.eventLoops == ProcessInfo.processInfo.activeProcessorCount)
         #expect(try ServerConfiguration.load(from: base.merging(["EVENT_LOOPS": "1"]) { $1 }).eventLoops == 1)
         #expect(
@@ -68,6 +72,7 @@ import Testing
         ("ACCOUNT_EVENT_RETENTION_DAYS", "-1"), ("ACCOUNT_EVENT_RETENTION_DAYS", "a year"),
         ("EVENT_LOOPS", "0"), ("EVENT_LOOPS", "257"), ("EVENT_LOOPS", "all"),
         ("HTTP_REQUEST_BODY_TIMEOUT_SECONDS", "0"), ("HTTP_REQUEST_BODY_TIMEOUT_SECONDS", "3601"),
+        ("SHUTDOWN_DRAIN_SECONDS", "-1"), ("SHUTDOWN_DRAIN_SECONDS", "301"), ("SHUTDOWN_DRAIN_SECONDS", "soon"),
     ])
     func invalidValuesNameTheirVariable(_ variable: String, _ value: String) {
         var env = base

@@ -151,6 +151,7 @@ extension ServerConfiguration {
         configuration.httpRequestBodyTimeoutSeconds = try reader.integer(
             "HTTP_REQUEST_BODY_TIMEOUT_SECONDS", default: 30, range: 1...3_600)
         configuration.eventLoops = try reader.integer("EVENT_LOOPS", default: cores, range: 1...256)
+        configuration.shutdownDrainSeconds = try reader.integer("SHUTDOWN_DRAIN_SECONDS", default: 5, range: 0...300)
         return configuration
     }
 

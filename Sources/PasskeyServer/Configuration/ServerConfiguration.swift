@@ -32,6 +32,10 @@ struct ServerConfiguration: Sendable {
     /// `HTTP_REQUEST_BODY_TIMEOUT_SECONDS`: a request body must be complete this long after its
     /// head, or the client gets 408 and the connection is closed.
     var httpRequestBodyTimeoutSeconds: Int = 30
+    /// (v3) `SHUTDOWN_DRAIN_SECONDS`: after SIGTERM, how long `/readyz` answers 503 while requests
+    /// are still served, before the listener closes (a balancer's health check needs that long
+    /// to stop routing here).
+    var shutdownDrainSeconds: Int = 5
     /// `EVENT_LOOPS`: request-serving threads, each with its own HTTP daemon and share of the
     /// database pool (default: one per online CPU).
     var eventLoops: Int = 1

@@ -5,6 +5,8 @@ internal import PasskeyHTTP
 /// `/healthz`, `/readyz`, `/metrics` and the OpenAPI description (`/openapi.json`, `.yaml`).
 struct OperationsController: Sendable {
     let maintenance: any MaintenanceRepository
+    /// (v3) While the server drains before it stops, `/readyz` answers 503 whatever the database says.
+    let drain: DrainState
     let metrics: Metrics
     /// The OpenAPI document as kept in the repository (`openapi.json`); nil when not found.
     let openAPI: [UInt8]?
@@ -28,6 +30,9 @@ struct OperationsController: Sendable {
     }
 
     @Sendable func ready(_ request: HTTPRequest, context: RequestContext) async -> HTTPResponse {
+        if drain.isDraining {
+            return Problem(status: 503, code: .serviceUnavailable, detail: "The server is shutting down.").response
+        }
         if await maintenance.isReady() {
             return HTTPResponse(status: 200, contentType: "application/json", body: Array(#"{"status":"ready"}"#.utf8))
         }

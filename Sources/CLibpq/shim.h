@@ -6,5 +6,6 @@
 static const int passkey_pg_diag_sqlstate = 'C';
 static const int passkey_pg_diag_constraint_name = 'n';
 static const int passkey_pg_diag_message_primary = 'M';
+static const int passkey_pg_diag_severity_nonlocalized = 'V';
 
 #endif

@@ -50,7 +50,15 @@ final class LoopConnectionPool: Sendable {
         _ body: @escaping @Sendable (PostgresConnection) async throws(PostgresError) -> T
     ) async throws(PostgresError) -> T {
         try await withTaskExecutorPreference(loop) { () async throws(PostgresError) -> T in
-            let pooled = try await acquire()
+            var pooled = try await acquire()
+            // A connection the server closed while it was idle is replaced before anything is
+            // sent: the work runs once, on a fresh connection (the dead one and its older
+            // siblings are discarded, as after any broken connection).
+            if !pooled.isFresh, !pooled.connection.isAliveBeforeUse() {
+                release(pooled)
+                pooled = try await acquire()
+            }
+            pooled.isFresh = false
             let outcome: Result<T, PostgresError>
             do throws(PostgresError) {
                 outcome = .success(try await body(pooled.connection))
@@ -134,21 +142,46 @@ final class LoopConnectionPool: Sendable {
         PostgresError(kind: .cancelled, diagnostic: "the task was cancelled while waiting for a connection")
     }
 
-    /// Connects (blocking) on a dispatch thread, off the loop, and hands the connection to `continuation`.
+    /// The caller a connection is being opened for, until it is served or gives up: the connect
+    /// and the connect deadline race for it, and whichever takes it first answers.
+    private final class OpeningFor: Sendable {
+        private let caller: Mutex<CheckedContinuation<PooledConnection, any Error>?>
+
+        init(_ continuation: CheckedContinuation<PooledConnection, any Error>) { caller = Mutex(continuation) }
+
+        func take() -> CheckedContinuation<PooledConnection, any Error>? { caller.withLock { $0.take() } }
+    }
+
+    /// Connects (blocking) on a dispatch thread, off the loop, and hands the connection to
+    /// `continuation`. The caller waits at most `acquireTimeout` for it, whatever libpq does
+    /// (`connect_timeout` counts per host and per attempt, and a host that accepts and then says
+    /// nothing holds the connect until it): at the deadline it gets `.poolTimeout`, and a
+    /// connection that opens later is put in the pool for the next caller, as if released.
     private func open(generation: UInt64, for continuation: CheckedContinuation<PooledConnection, any Error>) {
         let conninfo = configuration.conninfo
         let preparedStatements = configuration.preparedStatements
         let observer = configuration.statementObserver
+        let timeout = configuration.acquireTimeout
         let loop = loop
+        let opening = OpeningFor(continuation)
+        clock.schedule(at: clock.now + timeout) {
+            opening.take()?.resume(
+                throwing: PostgresError(kind: .poolTimeout, diagnostic: "connecting took longer than \(timeout)"))
+        }
         DispatchQueue.global().async { [self] in
             do {
                 let connection = try PostgresConnection(
                     conninfo: conninfo, preparedStatements: preparedStatements, loop: loop,
                     statementObserver: observer)
-                continuation.resume(returning: PooledConnection(connection: connection, generation: generation))
+                let pooled = PooledConnection(connection: connection, generation: generation)
+                if let caller = opening.take() {
+                    caller.resume(returning: pooled)
+                } else {
+                    release(pooled)
+                }
             } catch {
                 state.withLock { $0.machine.openFailed() }
-                continuation.resume(throwing: error)
+                opening.take()?.resume(throwing: error)
             }
         }
     }
@@ -197,6 +230,8 @@ final class LoopConnectionPool: Sendable {
 private final class PooledConnection: @unchecked Sendable {
     let connection: PostgresConnection
     let generation: UInt64
+    /// Opened for this lease and not used yet: no need to look at its socket first.
+    var isFresh = true
 
     init(connection: PostgresConnection, generation: UInt64) {
         self.connection = connection

@@ -25,6 +25,9 @@ package final class PostgresConnection {
     private var unusable = false
     /// Called before each statement is sent (`PostgresConnectionPool.Configuration`; tests).
     private let statementObserver: (@Sendable () -> Void)?
+    /// The WARNING the server sent during the current command, if any (libpq's notice receiver
+    /// writes it; the command that was running then fails, see `finish`).
+    private let warnings = WarningLog()
 
     /// Connects (blocking) with a libpq connection string or URI, then sets UTC and quiet notices.
     ///
@@ -55,7 +58,12 @@ package final class PostgresConnection {
         handle = connection
         socket = PQsocket(connection)
         self.loop = loop
-        PQsetNoticeReceiver(handle, { _, _ in }, nil)
+        PQsetNoticeReceiver(
+            handle,
+            { context, notice in
+                guard let context, let notice else { return }
+                Unmanaged<WarningLog>.fromOpaque(context).takeUnretainedValue().record(notice)
+            }, Unmanaged.passUnretained(warnings).toOpaque())
         if preparedStatements {
             let settings = PQexec(handle, "SET TimeZone TO 'UTC'; SET client_min_messages TO warning")
             try check(settings.map { PGresultOwner($0) })
@@ -88,6 +96,27 @@ package final class PostgresConnection {
     /// False once the server went away, the socket broke, or a statement failed in a way that
     /// makes the session useless (`PostgresError.discardsConnection`); the pool then discards it.
     package var isHealthy: Bool { !abandoned && !unusable && PQstatus(handle) == CONNECTION_OK }
+
+    /// Looks at the idle socket before the connection is lent out again: a server that ended
+    /// the session while it sat in the pool (a restart, a failover, an administrator's
+    /// `pg_terminate_backend`, a balancer that cut it) has left its error and the end of the
+    /// stream there. False then, and nothing has been sent: the pool replaces it, so the caller's
+    /// work runs on a fresh connection instead of failing on a dead one. One `poll` with no wait.
+    package func isAliveBeforeUse() -> Bool {
+        guard isHealthy else { return false }
+        // Readable while idle: an error, a notice, a parameter change, or the end of the stream.
+        // A read that got bytes does not look further, so read until nothing more is waiting:
+        // a server that ended the session sent its FATAL error and then closed.
+        for _ in 0..<8 {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 0)
+            if ready == 0 { return true }
+            guard ready > 0, PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else { break }
+            _ = PQisBusy(handle)  // Parses what arrived (an error while idle is reported as a notice).
+        }
+        unusable = true
+        return false
+    }
 
     /// Runs one or more statements without parameters (migrations, transaction control).
     package func execute(_ sql: String) async throws(PostgresError) {
@@ -172,6 +201,7 @@ package final class PostgresConnection {
     /// `PGresultOwner` from the moment libpq returns it.
     private func finish() async throws(PostgresError) -> PGresultOwner {
         statementObserver?()
+        warnings.message = nil
         while true {
             let flushed = PQflush(handle)
             if flushed == 0 { break }
@@ -194,6 +224,16 @@ package final class PostgresConnection {
         }
         if let failure { throw failure }
         guard let last else { throw connectionError() }
+        if let warning = warnings.message {
+            // A COMMIT (or a single statement's implicit one) that was waiting for the synchronous
+            // standby and got cancelled reports success with a WARNING ("canceling wait for
+            // synchronous replication"): committed here, not yet on the standby, so lost if the
+            // primary fails now. No statement of this server warns otherwise, so any WARNING
+            // fails the command as "outcome unknown" (503) and the session is not used again.
+            unusable = true
+            throw PostgresError(
+                kind: .connection, diagnostic: "the server warned, so the outcome is unknown: \(warning)")
+        }
         return last
     }
 
@@ -261,5 +301,21 @@ extension String {
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
             .joined(separator: " ")
+    }
+}
+
+/// The WARNINGs of one connection's current command, as libpq's notice receiver hands them over
+/// (on the thread that reads the results: the connection's own). Notices below WARNING are not
+/// kept. `@unchecked Sendable`: used only by the connection that owns it, one command at a time.
+private final class WarningLog: @unchecked Sendable {
+    /// The first WARNING's primary message since the command was sent.
+    var message: String?
+
+    func record(_ notice: OpaquePointer) {
+        guard message == nil,
+            let severity = PQresultErrorField(notice, passkey_pg_diag_severity_nonlocalized),
+            String(cString: severity) == "WARNING"
+        else { return }
+        message = PQresultErrorField(notice, passkey_pg_diag_message_primary).map { String(cString: $0) } ?? "WARNING"
     }
 }

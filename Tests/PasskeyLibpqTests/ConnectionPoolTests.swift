@@ -59,6 +59,78 @@ import Testing
         }
     }
 
+    /// (Issue 25) A connection the server ended while it sat idle in the pool (a failover, a
+    /// restart, `pg_terminate_backend`) is replaced before anything is sent, so the caller's work
+    /// runs on a fresh connection and succeeds. Before, the first caller after the failure got
+    /// the dead connection and a 503.
+    @Test func aConnectionTheServerEndedWhileIdleIsReplacedBeforeUse() async throws {
+        try await withTestDatabase(maximumConnections: 1) { database, pool in
+            let first = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT pg_backend_pid()::int8 AS pid").first!.decode(Int.self, column: "pid")
+            }
+            let admin = PostgresConnectionPool(
+                configuration: .init(conninfo: database.conninfo, maximumConnections: 1, acquireTimeout: .seconds(30)))
+            defer { admin.close() }
+            try await admin.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT pg_terminate_backend(\(first))")
+                // Until the backend is gone, its FATAL and the end of the stream are on the socket.
+                for _ in 0..<3000 {
+                    let alive = try await c.query(
+                        "SELECT count(*)::int8 AS n FROM pg_stat_activity WHERE pid = \(first)"
+                    )
+                    .first!.decode(Int.self, column: "n")
+                    if alive == 0 { break }
+                    try await c.query("SELECT pg_sleep(0.01)")
+                }
+            }
+            let next = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT pg_backend_pid()::int8 AS pid").first!.decode(Int.self, column: "pid")
+            }
+            #expect(next != first)
+        }
+    }
+
+    /// (Issue 25) A command during which the server sent a WARNING fails as "outcome unknown"
+    /// (unavailable: 503) and its session is not reused. That is what a COMMIT waiting for the
+    /// synchronous standby reports when its wait is cancelled: success, with `WARNING: canceling
+    /// wait for synchronous replication`, for a commit a failover may lose. Here a deferred
+    /// trigger warns at COMMIT time, which reaches the client the same way; the row is committed,
+    /// which is why the caller must not be told it was.
+    @Test func aWarningDuringCommitFailsTheCommitAndDiscardsTheSession() async throws {
+        try await withTestDatabase(maximumConnections: 1) { _, pool in
+            let first = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.execute(
+                    """
+                    CREATE TABLE warned (n int);
+                    CREATE FUNCTION warn_at_commit() RETURNS trigger LANGUAGE plpgsql AS
+                      $$ BEGIN RAISE WARNING 'canceling wait for synchronous replication (test)'; RETURN NULL; END $$;
+                    CREATE CONSTRAINT TRIGGER warned_at_commit AFTER INSERT ON warned
+                      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION warn_at_commit();
+                    """)
+                return try await c.query("SELECT pg_backend_pid()::int8 AS pid").first!.decode(Int.self, column: "pid")
+            }
+            await #expect {
+                try await pool.withConnection { c async throws(PostgresError) in
+                    try await c.transaction { () async throws(PostgresError) in
+                        try await c.execute("INSERT INTO warned VALUES (1)")
+                    }
+                }
+            } throws: { error in
+                guard let error = error as? PostgresError else { return false }
+                return error.isUnavailable && error.diagnostic.contains("synchronous replication (test)")
+            }
+            let (next, rows) = try await pool.withConnection { c async throws(PostgresError) in
+                let pid = try await c.query("SELECT pg_backend_pid()::int8 AS pid").first!.decode(
+                    Int.self, column: "pid")
+                let rows = try await c.query("SELECT count(*)::int8 AS n FROM warned").first!.decode(
+                    Int.self, column: "n")
+                return (pid, rows)
+            }
+            #expect(next != first, "the warned session was handed out again")
+            #expect(rows == 1, "the commit did happen: only its outcome was unknown to the caller")
+        }
+    }
+
     /// Statement errors of the application's own making keep the connection.
     @Test func anOrdinaryStatementErrorKeepsTheConnection() async throws {
         try await withTestDatabase(maximumConnections: 1) { _, pool in

@@ -1,3 +1,4 @@
+import Glibc
 import PasskeyDatabaseTestSupport
 import PasskeyLibpq
 import Testing
@@ -88,12 +89,14 @@ import Testing
             let pool = Self.pool(database, timeout: .milliseconds(300), clock: clock)
             defer { pool.close() }
             let holder = await Holder.start(on: pool)
+            // The holder's connect deadline (it connected in time, so that timer does nothing).
+            let timersBefore = clock.pendingTimers
             let first = Self.caller(pool)
             await Self.line(of: pool, reaches: 1)
             clock.advance(by: .milliseconds(150))
             let second = Self.caller(pool)
             await Self.line(of: pool, reaches: 2)
-            #expect(clock.pendingTimers == 1, "one timer for the line")
+            #expect(clock.pendingTimers == timersBefore + 1, "one timer for the line")
             clock.advance(by: .milliseconds(149))
             #expect(pool.waitingCallers == 2)
             clock.advance(by: .milliseconds(1))
@@ -161,5 +164,44 @@ import Testing
             holder.letGo()
             try await holder.task.value
         }
+    }
+
+    /// (Issue 25) A host that accepts the TCP connection and then says nothing (what a stopped
+    /// VM, a hung node or a half-open balancer looks like) holds libpq's connect until its own
+    /// `connect_timeout`, 30 s here. The caller gets `.poolTimeout` at its pool deadline instead,
+    /// on the clock the test advances; the connect ends when the host goes away.
+    @Test func aConnectToASilentHostEndsAtTheCallersDeadline() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        #expect(bound == 0)
+        #expect(listen(listener, 16) == 0)  // Never accepted: the kernel completes the handshake, nobody answers.
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let clock = ManualConnectionPoolClock()
+        let pool = PostgresConnectionPool(
+            configuration: .init(
+                conninfo: "host=127.0.0.1 port=\(port) user=nobody dbname=nothing connect_timeout=30",
+                maximumConnections: 1, acquireTimeout: .milliseconds(500)),
+            clock: clock)
+        defer { pool.close() }
+        let caller = Self.caller(pool)
+        // The connect has started once its deadline is armed.
+        while clock.pendingTimers == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        clock.advance(by: .milliseconds(499))
+        try await Task.sleep(for: .milliseconds(50))
+        clock.advance(by: .milliseconds(1))
+        #expect(await caller.value == .poolTimeout)
+        close(listener)  // The connect now fails and no longer counts against the pool.
     }
 }

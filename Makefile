@@ -2,7 +2,8 @@
 # `make container-test` (slow, not part of `make test`): docs/containers.md.
 # `make bench` (≈ 4 minutes; `make test` runs it for a few seconds as a smoke test): docs/benchmark.md.
 # `make bench-adoption` (not part of `make test`): docs/adoption.md.
-.PHONY: run test build clean container-test bench bench-adoption
+# `make fleet-test` (slow, not part of `make test`; ≈ 5 minutes plus the release build): docs/operations.md.
+.PHONY: run test build clean container-test bench bench-adoption fleet-test
 
 run:
 	@scripts/run.sh
@@ -26,3 +27,7 @@ build:
 
 clean:
 	rm -rf .build .build-*
+
+# Two instances behind HAProxy on a Patroni pair, faults under load (docs/operations.md).
+fleet-test:
+	@bash scripts/fleet-test.sh

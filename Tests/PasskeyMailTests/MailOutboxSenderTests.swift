@@ -5,6 +5,7 @@ import PasskeyDomain
 import PasskeyLibpq
 import PasskeyMail
 import PasskeyPersistence
+import PasskeyTestSupport
 import Testing
 
 /// The background sender on real PostgreSQL and a real SMTP server (docs/mail.md).
@@ -25,6 +26,48 @@ import Testing
                 // Nothing is due any more.
                 #expect(try await sender.runOnce().outcomes.isEmpty)
                 #expect(smtp.messages(to: "ann@example.org").count == 1)
+            }
+        }
+    }
+
+    /// (Issue 25) The database is away for a moment right after the relay accepted a mail (a
+    /// switchover or failover): recording it as sent is asked again until it works, so the mail
+    /// is not claimed again after its lease and delivered twice. Before, the pass threw, the row
+    /// stayed leased and unsent, and the fleet test saw the mail arrive a second time.
+    @Test func aDeliveredMailIsRecordedAsSentOnceTheDatabaseIsBack() async throws {
+        try await withSMTPServer { smtp in
+            try await withTestDatabase { _, pool in
+                let mail = MailFixtures.mail(to: "failover@example.org")
+                try await MailFixtures.enqueue([mail], pool: pool)
+                let outbox = UnavailableAtFirstOutbox(PostgresMailOutboxRepository(pool: pool), failures: 3)
+                let sender = MailOutboxSender(
+                    outbox: outbox, transport: MailFixtures.smtp(smtp), clock: SystemClock(),
+                    random: SequentialRandomGenerator(), maxAttempts: 8, batchSize: 5, lease: 60,
+                    markSentRetryPause: .zero)
+                let pass = try await sender.runOnce()
+                #expect(pass.outcomes == [.sent(id: mail.id, attempts: 1)])
+                #expect(outbox.markSentCalls == 4)
+                let row = try #require(try await MailFixtures.row(mail.id, pool: pool))
+                #expect(row.sentAt != nil && row.body == nil)
+                #expect(smtp.messages(to: "failover@example.org").count == 1)
+            }
+        }
+    }
+
+    /// When the database stays away past half the lease, the error goes up (the pass fails and
+    /// the operator sees it) instead of the sender waiting forever.
+    @Test func aDatabaseAwayPastHalfTheLeaseFailsThePass() async throws {
+        try await withSMTPServer { smtp in
+            try await withTestDatabase { _, pool in
+                let mail = MailFixtures.mail(to: "gone@example.org")
+                try await MailFixtures.enqueue([mail], pool: pool)
+                let outbox = UnavailableAtFirstOutbox(PostgresMailOutboxRepository(pool: pool), failures: .max)
+                let sender = MailOutboxSender(
+                    outbox: outbox, transport: MailFixtures.smtp(smtp), clock: SystemClock(),
+                    random: SequentialRandomGenerator(), maxAttempts: 8, batchSize: 5, lease: 2,
+                    markSentRetryPause: .milliseconds(50))
+                await #expect(throws: RepositoryError.self) { _ = try await sender.runOnce() }
+                #expect(outbox.markSentCalls > 1)
             }
         }
     }
@@ -166,4 +209,43 @@ import Testing
             #expect(age >= 0.5)
         }
     }
+}
+
+/// The real outbox, except that `markSent` answers `.unavailable` the first `failures` times
+/// (what a switchover looks like to the sender).
+private final class UnavailableAtFirstOutbox: MailOutboxRepository, @unchecked Sendable {
+    private let real: PostgresMailOutboxRepository
+    private let failures: Int
+    private let lock = NSLock()
+    private var calls = 0
+
+    init(_ real: PostgresMailOutboxRepository, failures: Int) {
+        self.real = real
+        self.failures = failures
+    }
+
+    var markSentCalls: Int { lock.withLock { calls } }
+
+    func claimDue(limit: Int, lease: TimeInterval) async throws(RepositoryError) -> [ClaimedMail] {
+        try await real.claimDue(limit: limit, lease: lease)
+    }
+
+    func markSent(id: UUID) async throws(RepositoryError) {
+        let call = lock.withLock {
+            calls += 1
+            return calls
+        }
+        if call <= failures { throw .unavailable }
+        try await real.markSent(id: id)
+    }
+
+    func reschedule(id: UUID, attempts: Int, lastError: String, nextAttemptAt: Date) async throws(RepositoryError) {
+        try await real.reschedule(id: id, attempts: attempts, lastError: lastError, nextAttemptAt: nextAttemptAt)
+    }
+
+    func abandon(id: UUID, attempts: Int, lastError: String) async throws(RepositoryError) {
+        try await real.abandon(id: id, attempts: attempts, lastError: lastError)
+    }
+
+    func oldestDueAge() async throws(RepositoryError) -> TimeInterval? { try await real.oldestDueAge() }
 }

@@ -14,12 +14,16 @@ package struct MailOutboxSender: Sendable {
     let batchSize: Int
     let lease: TimeInterval
     let backoff: MailRetryBackoff
+    /// The first pause before asking again to record a delivered mail as sent, when the outbox
+    /// was unavailable (doubling up to 2 s); tests pass zero.
+    let markSentRetryPause: Duration
 
     package init(
         outbox: any MailOutboxRepository, transport: any MailTransport, clock: any WallClock,
         random: any RandomGenerator, maxAttempts: Int, batchSize: Int = 20, lease: TimeInterval = 120,
-        backoff: MailRetryBackoff = MailRetryBackoff()
+        backoff: MailRetryBackoff = MailRetryBackoff(), markSentRetryPause: Duration = .milliseconds(250)
     ) {
+        self.markSentRetryPause = markSentRetryPause
         self.outbox = outbox
         self.transport = transport
         self.clock = clock
@@ -42,6 +46,7 @@ package struct MailOutboxSender: Sendable {
 
     private func settle(_ mail: ClaimedMail) async throws(RepositoryError) -> MailSendingOutcome {
         let id = mail.message.id
+        let claimedAt = clock.now
         if let notAfter = mail.notAfter, notAfter <= clock.now {
             try await outbox.abandon(id: id, attempts: mail.attempts, lastError: "expired before it could be sent")
             return .dropped(id: id)
@@ -59,8 +64,31 @@ package struct MailOutboxSender: Sendable {
                 id: id, attempts: attempts, lastError: error.cause, nextAttemptAt: clock.now.addingTimeInterval(delay))
             return .retried(id: id, attempts: attempts, cause: error.cause)
         }
-        try await outbox.markSent(id: id)
+        try await markSent(id, claimedAt: claimedAt)
         return .sent(id: id, attempts: attempts)
+    }
+
+    /// The mail is delivered: recording it must survive a database that is away for a few
+    /// seconds (a switchover, a failover), or the row would be claimed again once its lease ends
+    /// and the mail delivered twice. So an unavailable outbox is asked again, for up to half the
+    /// lease (the row is this sender's that long), unless the sender is being stopped. A process
+    /// killed between the relay's acceptance and this write still sends that mail twice: no
+    /// outbox can close that window without the relay's help (docs/mail.md).
+    private func markSent(_ id: UUID, claimedAt: Date) async throws(RepositoryError) {
+        var pause = markSentRetryPause
+        while true {
+            do throws(RepositoryError) {
+                try await outbox.markSent(id: id)
+                return
+            } catch {
+                guard case .unavailable = error, !Task.isCancelled,
+                    clock.now < claimedAt.addingTimeInterval(lease / 2)
+                else { throw error }
+            }
+            // A cancelled sleep ends early; the next failure then sees the cancellation.
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .seconds(2))
+        }
     }
 
     /// A uniform value in [0, 1] from the random generator.

@@ -1,0 +1,3 @@
+module fleetload
+
+go 1.19

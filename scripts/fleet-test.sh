@@ -154,7 +154,8 @@ log "patroni: node1 primary, node2 synchronous standby"
 # --- HAProxy, mail, the instances ----------------------------------------------------------
 fill "$root/deploy/ha/haproxy.cfg" "$fleet/haproxy.cfg" SOCKET="$fleet/haproxy.sock" DB_PORT="$db_port" \
     NODE1=node1 NODE2=node2 PG1_PORT="${pgport[0]}" PG2_PORT="${pgport[1]}" REST1_PORT="${rest[0]}" \
-    REST2_PORT="${rest[1]}" HTTP_PORT="$http_port" APP1_PORT="${app_port[0]}" APP2_PORT="${app_port[1]}"
+    REST2_PORT="${rest[1]}" HTTP_PORT="$http_port" APP1_PORT="${app_port[0]}" APP2_PORT="${app_port[1]}" \
+    ERRORFILE="$root/deploy/ha/503-service-unavailable.http"
 haproxy -f "$fleet/haproxy.cfg" -db >"$fleet/haproxy.log" 2>&1 &
 pids[haproxy]=$!
 haproxy_state() { # haproxy_state PROXY SERVER -> UP, DOWN, ...

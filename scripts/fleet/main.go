@@ -239,6 +239,23 @@ func (w *worker) tokenFrom(body []byte) (session, bool) {
 	return s, true
 }
 
+// challengeOptions is what a ceremony's start answers that the load needs.
+type challengeOptions struct {
+	ChallengeID string `json:"challengeID"`
+	Challenge   string `json:"challenge"`
+}
+
+// start sends a ceremony's start (a passkey addition or a sign-in); false unless it answered 200
+// with options.
+func (w *worker) start(op, path string, body any, token string) (challengeOptions, bool) {
+	var options challengeOptions
+	status, data := w.call(op, "POST", path, body, token)
+	if status != 200 || json.Unmarshal(data, &options) != nil {
+		return options, false
+	}
+	return options, true
+}
+
 func (w *worker) passwordSignInAndAddPasskey() {
 	if len(w.accounts) == 0 {
 		return
@@ -253,15 +270,8 @@ func (w *worker) passwordSignInAndAddPasskey() {
 	if !ok {
 		return
 	}
-	status, body = w.call("passkey-add-start", "POST", "/v1/passkeys/registrations", map[string]string{}, s.AccessToken)
-	if status != 200 {
-		return
-	}
-	var options struct {
-		ChallengeID string `json:"challengeID"`
-		Challenge   string `json:"challenge"`
-	}
-	if json.Unmarshal(body, &options) != nil {
+	options, ok := w.start("passkey-add-start", "/v1/passkeys/registrations", map[string]string{}, s.AccessToken)
+	if !ok {
 		return
 	}
 	c, fields := w.newCredential(options.Challenge, accountBytes(s.AccountID))
@@ -317,15 +327,8 @@ func (w *worker) passkeySignIn() {
 	}
 	c := w.creds[w.nextCred%len(w.creds)]
 	w.nextCred++
-	status, body := w.call("passkey-sign-in-start", "POST", "/v1/passkeys/authentications", nil, "")
-	if status != 200 {
-		return
-	}
-	var options struct {
-		ChallengeID string `json:"challengeID"`
-		Challenge   string `json:"challenge"`
-	}
-	if json.Unmarshal(body, &options) != nil {
+	options, ok := w.start("passkey-sign-in-start", "/v1/passkeys/authentications", nil, "")
+	if !ok {
 		return
 	}
 	c.counter++
@@ -340,7 +343,7 @@ func (w *worker) passkeySignIn() {
 	if err != nil {
 		return
 	}
-	status, body = w.call("passkey-sign-in-finish", "POST", "/v1/passkeys/authentications/finish", map[string]string{
+	status, body := w.call("passkey-sign-in-finish", "POST", "/v1/passkeys/authentications/finish", map[string]string{
 		"challengeID": options.ChallengeID, "credentialID": b64.EncodeToString(c.id),
 		"clientDataJSON": b64.EncodeToString(clientData), "authenticatorData": b64.EncodeToString(authData),
 		"signature": b64.EncodeToString(signature), "userHandle": b64.EncodeToString(c.accountID[:]),

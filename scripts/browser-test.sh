@@ -36,11 +36,9 @@ phase() { # phase NAME: prints how long the previous phase took, on stderr
 die() { # setup failures are test failures, loudly
     echo "FAIL setup: $*"
     echo "browser-test: $*" >&2
-    setup_failed=1
     exit 1
 }
 
-setup_failed=0
 tmp=""
 db=""
 base_conn=""

@@ -36,6 +36,17 @@ if [ "${1:-}" = "--with-test-tools" ]; then
             exit 1
         fi
     fi
+    # ShellCheck (Debian's) lints the project's shell scripts in make test.
+    if ! command -v shellcheck >/dev/null; then
+        if [ "$(id -u)" -eq 0 ]; then
+            echo "deps: installing shellcheck" >&2
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends shellcheck >/dev/null \
+                || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends shellcheck >/dev/null; }
+        else
+            echo "deps: missing Debian package: shellcheck (run: sudo apt-get install shellcheck)" >&2
+            exit 1
+        fi
+    fi
     # Debian's aiosmtpd for /usr/bin/python3: the real SMTP server of the mail tests (TestSMTPServer).
     if ! /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null; then
         if [ "$(id -u)" -eq 0 ]; then

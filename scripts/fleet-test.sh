@@ -16,7 +16,6 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-log_prefix=fleet-test
 log() { echo "[fleet $(date -u +%H:%M:%S)] $*" >&2; }
 die() { echo "fleet-test: $*" >&2; exit 1; }
 now() { date +%s.%N; }
@@ -219,7 +218,7 @@ sleep 5
 check_writes() {
     local since=$1 counts missing
     counts=$("$load" export -out "$fleet")
-    for attempt in 1 2 3; do
+    for _ in 1 2 3; do
         missing=$(cd "$fleet" && psql -X -q -At -v ON_ERROR_STOP=1 -d "$db_url" <<'SQL' 2>>"$fleet/check.log"
 CREATE TEMP TABLE acked_accounts (id uuid);
 CREATE TEMP TABLE acked_credentials (h text);

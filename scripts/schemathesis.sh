@@ -119,7 +119,8 @@ done
 
 # A password account and a token for the authenticated run (the hooks sign in again when a
 # generated request ended the session or deleted the account).
-export SCHEMATHESIS_TEST_EMAIL="schemathesis-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')@example.com"
+SCHEMATHESIS_TEST_EMAIL="schemathesis-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')@example.com"
+export SCHEMATHESIS_TEST_EMAIL
 export SCHEMATHESIS_TEST_PASSWORD="correct horse battery staple"
 export SCHEMATHESIS_TEST_API="$api"
 token=$(PYTHONPATH="$root/scripts" .tools/venv/bin/python -c 'import schemathesis_account as a; print(a.sign_up_and_in())') \

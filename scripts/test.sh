@@ -23,6 +23,9 @@ status=0
 echo "[${SECONDS} s] == offline checks"
 .tools/venv/bin/check-jsonschema --builtin-schema vendor.compose-spec docker-compose.yml || status=1
 
+echo "[${SECONDS} s] == shellcheck (warnings and errors) on every shell script git tracks"
+git ls-files -z '*.sh' .ci/run | xargs -0 shellcheck -S warning -x || status=1
+
 echo "[${SECONDS} s] == swift format lint"
 swift format lint --strict --recursive Sources Tests Fuzz/Sources Examples Package.swift || status=1
 

@@ -1,7 +1,9 @@
+# shellcheck shell=bash
 # Shared by the test stages that run their own server (browser-test.sh, schemathesis.sh).
 # Source it after setting `log_prefix` (e.g. "browser-test"); it defines:
 #   stop_pid PID [group]      TERM (the process group with `group`), wait up to 10 s, then KILL
 #   drop_database CONN DB     drop a throwaway database (WITH FORCE), saying so when it cannot
+: "${log_prefix:?set log_prefix before sourcing scripts/lib/test-services.sh}"
 
 stop_pid() {
     local pid=$1 target=$1

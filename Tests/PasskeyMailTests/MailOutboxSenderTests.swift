@@ -40,10 +40,8 @@ import Testing
                 let mail = MailFixtures.mail(to: "failover@example.org")
                 try await MailFixtures.enqueue([mail], pool: pool)
                 let outbox = UnavailableAtFirstOutbox(PostgresMailOutboxRepository(pool: pool), failures: 3)
-                let sender = MailOutboxSender(
-                    outbox: outbox, transport: MailFixtures.smtp(smtp), clock: SystemClock(),
-                    random: SequentialRandomGenerator(), maxAttempts: 8, batchSize: 5, lease: 60,
-                    markSentRetryPause: .zero)
+                let sender = MailFixtures.sender(
+                    outbox: outbox, transport: MailFixtures.smtp(smtp), markSentRetryPause: .zero)
                 let pass = try await sender.runOnce()
                 #expect(pass.outcomes == [.sent(id: mail.id, attempts: 1)])
                 #expect(outbox.markSentCalls == 4)
@@ -62,10 +60,8 @@ import Testing
                 let mail = MailFixtures.mail(to: "gone@example.org")
                 try await MailFixtures.enqueue([mail], pool: pool)
                 let outbox = UnavailableAtFirstOutbox(PostgresMailOutboxRepository(pool: pool), failures: .max)
-                let sender = MailOutboxSender(
-                    outbox: outbox, transport: MailFixtures.smtp(smtp), clock: SystemClock(),
-                    random: SequentialRandomGenerator(), maxAttempts: 8, batchSize: 5, lease: 2,
-                    markSentRetryPause: .milliseconds(50))
+                let sender = MailFixtures.sender(
+                    outbox: outbox, transport: MailFixtures.smtp(smtp), lease: 2, markSentRetryPause: .milliseconds(50))
                 await #expect(throws: RepositoryError.self) { _ = try await sender.runOnce() }
                 #expect(outbox.markSentCalls > 1)
             }

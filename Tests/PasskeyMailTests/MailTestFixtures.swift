@@ -50,10 +50,22 @@ enum MailFixtures {
         pool: PostgresConnectionPool, transport: any MailTransport, maxAttempts: Int = 8, lease: TimeInterval = 60,
         backoffBase: TimeInterval = 0.05
     ) -> MailOutboxSender {
+        sender(
+            outbox: PostgresMailOutboxRepository(pool: pool), transport: transport, maxAttempts: maxAttempts,
+            lease: lease, backoffBase: backoffBase)
+    }
+
+    /// The same sender on an outbox of the test's own (one that fails at first, say).
+    static func sender(
+        outbox: any MailOutboxRepository, transport: any MailTransport, maxAttempts: Int = 8,
+        lease: TimeInterval = 60, backoffBase: TimeInterval = 0.05,
+        markSentRetryPause: Duration = .milliseconds(250)
+    ) -> MailOutboxSender {
         MailOutboxSender(
-            outbox: PostgresMailOutboxRepository(pool: pool), transport: transport, clock: SystemClock(),
+            outbox: outbox, transport: transport, clock: SystemClock(),
             random: SequentialRandomGenerator(), maxAttempts: maxAttempts, batchSize: 5, lease: lease,
-            backoff: MailRetryBackoff(base: backoffBase, maximum: backoffBase * 4))
+            backoff: MailRetryBackoff(base: backoffBase, maximum: backoffBase * 4),
+            markSentRetryPause: markSentRetryPause)
     }
 
     static func smtp(_ server: TestSMTPServer, username: String? = nil, password: String? = nil) -> SMTPMailTransport {

@@ -2,7 +2,7 @@
 # `make container-test` (slow, not part of `make test`): docs/containers.md.
 # `make bench` (≈ 4 minutes; `make test` runs it for a few seconds as a smoke test): docs/benchmark.md.
 # `make bench-adoption` (not part of `make test`): docs/adoption.md.
-# `make fleet-test` (slow, not part of `make test`; ≈ 5 minutes plus the release build): docs/operations.md.
+# `make fleet-test` (slow, not part of `make test`; ≈ 3–6 minutes plus the release build): docs/operations.md.
 .PHONY: run test build clean container-test bench bench-adoption fleet-test
 
 run:

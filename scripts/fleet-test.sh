@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make fleet-test` (slow, not part of `make test`; about 6 minutes after the release build):
+# `make fleet-test` (slow, not part of `make test`; about 3-6 minutes after the release build):
 # a fleet on 127.0.0.1 — three etcd members, Patroni managing two PostgreSQL 15 nodes with
 # synchronous replication, HAProxy in front of the database and of two passkey-server
 # instances, aiosmtpd receiving the mail — under a load mix that records every acknowledged
@@ -10,6 +10,8 @@
 #   switchover patronictl switchover
 #   failover   SIGKILL the primary's postmaster
 #   rejoin     the old primary back as a standby, under load
+# Then every token, every acknowledged mail (delivered once) and the sweeper (expired rows
+# planted after the failover, deleted by the instances) are checked.
 # One summary line per fault (docs/operations.md records a run); exit 1 on any missed goal.
 # Everything is stopped and deleted afterwards. Configuration: deploy/ha/.
 # FLEET_KEEP=1 keeps the folder (logs, requests, acks) for a look afterwards.
@@ -298,6 +300,12 @@ wait_until 60 "node$((new + 1)) promoted" curl -sf "http://127.0.0.1:${rest[$new
 sleep 15
 phase failover recover "$t" 30
 check_writes "$t"
+# The sweeper must keep working on the new primary: expired challenges planted now (marked by a
+# created_at no request writes) are to be gone by the end, deleted by an instance's own sweeper.
+planted=50
+psql -X -q -v ON_ERROR_STOP=1 -d "$db_url" -c "INSERT INTO passkey_authentication_challenges (id, challenge, created_at, expires_at)
+    SELECT gen_random_uuid(), decode(repeat('00', 32), 'hex'), '2000-01-01 00:00:00+00', now() - interval '1 minute'
+    FROM generate_series(1, $planted)" >/dev/null
 
 # 5. The old primary rejoins as a standby (Patroni rewinds and restarts it), under load.
 wait_until 120 "node$((old + 1)) back as synchronous standby" both_running "$old"
@@ -322,6 +330,15 @@ SELECT (SELECT count(*) FROM mail_outbox WHERE sent_at IS NULL AND abandoned_at 
 SQL
 )
 read -r pending_left abandoned <<<"$mail"
+# Each instance sweeps once a minute: the rows planted after the failover are gone within two.
+planted_left() {
+    psql -X -q -At -d "$db_url" \
+        -c "SELECT count(*) FROM passkey_authentication_challenges WHERE created_at = '2000-01-01 00:00:00+00'"
+}
+sweep_end=$(($(date +%s) + 130))
+until [ "$(planted_left)" = 0 ] || (($(date +%s) >= sweep_end)); do sleep 1; done
+sweep_left=$(planted_left)
+sweep_failed=$(cat "$fleet"/app*.log | grep -c 'event=sweep outcome=failed' || true)
 # Sent rows are swept soon after: an acknowledged recovery mail is checked in the Maildir (its To:).
 unqueued=$(python3 - "$fleet/maildir/new" "$fleet/acked-mails.txt" <<'EOF'
 import os, re, sys
@@ -363,6 +380,8 @@ else
     echo "$mail_line [FAIL]"
     status=1
 fi
+sweep_line="fleet: sweeper    planted-after-failover=$planted left=$sweep_left failed-passes=$sweep_failed  goal: the sweeper works on the new primary (the planted rows deleted by the end)"
+if [ "$sweep_left" = 0 ]; then echo "$sweep_line [PASS]"; else echo "$sweep_line [FAIL]"; status=1; fi
 echo "fleet: read-only (25006) answers seen by the instances: $read_only (each one discarded its connection)"
 echo "fleet: $(wc -l <"$fleet/requests.jsonl") requests in all; writes checked: $("$load" export -out "$fleet")"
 exit "$status"

@@ -22,42 +22,30 @@ fi
 
 command -v swift >/dev/null || { echo "deps: swift is not on PATH (Swift 6.x toolchain needed)" >&2; exit 1; }
 
+# install_test_tool PACKAGE: apt-get install it as root (updating the lists once if the first
+# try fails); as a normal user, name it and stop.
+install_test_tool() {
+    if [ "$(id -u)" -eq 0 ]; then
+        echo "deps: installing $1" >&2
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$1" >/dev/null \
+            || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$1" >/dev/null; }
+    else
+        echo "deps: missing Debian package: $1 (run: sudo apt-get install $1)" >&2
+        exit 1
+    fi
+}
+
 if [ "${1:-}" = "--with-test-tools" ]; then
     # PgBouncer (Debian's 1.18) for the transaction-pooling tests (scripts/pgbouncer.sh).
     if ! command -v pgbouncer >/dev/null; then
-        if [ "$(id -u)" -eq 0 ]; then
-            echo "deps: installing pgbouncer" >&2
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends pgbouncer >/dev/null \
-                || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends pgbouncer >/dev/null; }
-            # The package starts a system-wide service; the tests run their own.
-            service pgbouncer stop >/dev/null 2>&1 || true
-        else
-            echo "deps: missing Debian package: pgbouncer (run: sudo apt-get install pgbouncer)" >&2
-            exit 1
-        fi
+        install_test_tool pgbouncer
+        # The package starts a system-wide service; the tests run their own.
+        service pgbouncer stop >/dev/null 2>&1 || true
     fi
     # ShellCheck (Debian's) lints the project's shell scripts in make test.
-    if ! command -v shellcheck >/dev/null; then
-        if [ "$(id -u)" -eq 0 ]; then
-            echo "deps: installing shellcheck" >&2
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends shellcheck >/dev/null \
-                || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends shellcheck >/dev/null; }
-        else
-            echo "deps: missing Debian package: shellcheck (run: sudo apt-get install shellcheck)" >&2
-            exit 1
-        fi
-    fi
+    command -v shellcheck >/dev/null || install_test_tool shellcheck
     # Debian's aiosmtpd for /usr/bin/python3: the real SMTP server of the mail tests (TestSMTPServer).
-    if ! /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null; then
-        if [ "$(id -u)" -eq 0 ]; then
-            echo "deps: installing python3-aiosmtpd" >&2
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-aiosmtpd >/dev/null \
-                || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-aiosmtpd >/dev/null; }
-        else
-            echo "deps: missing Debian package: python3-aiosmtpd (run: sudo apt-get install python3-aiosmtpd)" >&2
-            exit 1
-        fi
-    fi
+    /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null || install_test_tool python3-aiosmtpd
     # check-jsonschema (PyPI) validates docker-compose.yml and Schemathesis (PyPI) tests the API
     # against openapi.json (scripts/schemathesis.sh); they live in a project-local venv
     # (.tools/venv, ignored by git) so neither root's nor Debian's system Python is touched.

@@ -139,27 +139,42 @@ package final class TestSMTPServer: @unchecked Sendable {
         throw StartFailure(description: "TestSMTPServer: no message to \(recipient) within \(timeout)")
     }
 
-    /// A port nobody listens on now (bound to 0 and released).
+    /// A port nobody uses now, below the kernel's ephemeral range. `restart()` binds the same
+    /// port again after `stop()`; a port from the ephemeral range (what binding port 0 gives) can
+    /// meanwhile become the local port of any outgoing connection of a test running in parallel,
+    /// and aiosmtpd then fails with EADDRINUSE (seen in make test). Ports below that range are
+    /// never handed out to outgoing connections.
     private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw StartFailure(description: "TestSMTPServer: socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
-            }
+        let ephemeralLow = ephemeralPortRangeStart()
+        let candidates = 10_000..<max(ephemeralLow, 10_001)
+        for _ in 0..<200 {
+            let port = Int.random(in: candidates)
+            if canBind(port: port) { return port }
         }
-        guard bound else { throw StartFailure(description: "TestSMTPServer: cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        throw StartFailure(description: "TestSMTPServer: no free port in \(candidates)")
+    }
+
+    /// The first port of /proc/sys/net/ipv4/ip_local_port_range (Linux's default 32768).
+    private static func ephemeralPortRangeStart() -> Int {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        return text.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
+    }
+
+    /// Whether 127.0.0.1:`port` can be bound now (nothing listens on it or holds it).
+    private static func canBind(port: Int) -> Bool {
+        onNewSocket(port: port) { bind($0, $1, $2) }
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
     private static func accepts(port: Int) -> Bool {
+        onNewSocket(port: port) { connect($0, $1, $2) }
+    }
+
+    /// Calls `call` (bind or connect) with a new TCP socket and 127.0.0.1:`port`, closes the
+    /// socket, and says whether the call succeeded.
+    private static func onNewSocket(
+        port: Int, _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -169,7 +184,7 @@ package final class TestSMTPServer: @unchecked Sendable {
         address.sin_port = UInt16(port).bigEndian
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
     }

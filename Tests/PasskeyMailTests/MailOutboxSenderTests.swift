@@ -40,8 +40,10 @@ import Testing
                 let mail = MailFixtures.mail(to: "failover@example.org")
                 try await MailFixtures.enqueue([mail], pool: pool)
                 let outbox = UnavailableAtFirstOutbox(PostgresMailOutboxRepository(pool: pool), failures: 3)
+                // A clock that stands still: half the lease never passes, however slow the machine.
                 let sender = MailFixtures.sender(
-                    outbox: outbox, transport: MailFixtures.smtp(smtp), markSentRetryPause: .zero)
+                    outbox: outbox, transport: MailFixtures.smtp(smtp), clock: FixedClock(Date()),
+                    markSentRetryPause: .zero)
                 let pass = try await sender.runOnce()
                 #expect(pass.outcomes == [.sent(id: mail.id, attempts: 1)])
                 #expect(outbox.markSentCalls == 4)
@@ -53,17 +55,23 @@ import Testing
     }
 
     /// When the database stays away past half the lease, the error goes up (the pass fails and
-    /// the operator sees it) instead of the sender waiting forever.
+    /// the operator sees it) instead of the sender waiting forever. The sender's clock moves only
+    /// with the outbox's failures (0.4 s each; half the lease is 1 s): asked at 0.4 s and 0.8 s
+    /// after the claim, given up at 1.2 s, however long the relay took on a busy machine (with the
+    /// system clock a slow send alone could pass half the lease: then only one call was made).
     @Test func aDatabaseAwayPastHalfTheLeaseFailsThePass() async throws {
         try await withSMTPServer { smtp in
             try await withTestDatabase { _, pool in
                 let mail = MailFixtures.mail(to: "gone@example.org")
                 try await MailFixtures.enqueue([mail], pool: pool)
-                let outbox = UnavailableAtFirstOutbox(PostgresMailOutboxRepository(pool: pool), failures: .max)
+                let clock = FixedClock(Date())
+                let outbox = UnavailableAtFirstOutbox(
+                    PostgresMailOutboxRepository(pool: pool), failures: .max, clock: clock, secondsPerFailure: 0.4)
                 let sender = MailFixtures.sender(
-                    outbox: outbox, transport: MailFixtures.smtp(smtp), lease: 2, markSentRetryPause: .milliseconds(50))
+                    outbox: outbox, transport: MailFixtures.smtp(smtp), clock: clock, lease: 2,
+                    markSentRetryPause: .milliseconds(50))
                 await #expect(throws: RepositoryError.self) { _ = try await sender.runOnce() }
-                #expect(outbox.markSentCalls > 1)
+                #expect(outbox.markSentCalls == 3)
             }
         }
     }
@@ -208,16 +216,24 @@ import Testing
 }
 
 /// The real outbox, except that `markSent` answers `.unavailable` the first `failures` times
-/// (what a switchover looks like to the sender).
+/// (what a switchover looks like to the sender); with a `clock`, each such answer also moves it
+/// on by `secondsPerFailure`, as if the database had taken that long to answer.
 private final class UnavailableAtFirstOutbox: MailOutboxRepository, @unchecked Sendable {
     private let real: PostgresMailOutboxRepository
     private let failures: Int
+    private let clock: FixedClock?
+    private let secondsPerFailure: TimeInterval
     private let lock = NSLock()
     private var calls = 0
 
-    init(_ real: PostgresMailOutboxRepository, failures: Int) {
+    init(
+        _ real: PostgresMailOutboxRepository, failures: Int, clock: FixedClock? = nil,
+        secondsPerFailure: TimeInterval = 0
+    ) {
         self.real = real
         self.failures = failures
+        self.clock = clock
+        self.secondsPerFailure = secondsPerFailure
     }
 
     var markSentCalls: Int { lock.withLock { calls } }
@@ -231,7 +247,10 @@ private final class UnavailableAtFirstOutbox: MailOutboxRepository, @unchecked S
             calls += 1
             return calls
         }
-        if call <= failures { throw .unavailable }
+        if call <= failures {
+            clock?.advance(by: secondsPerFailure)
+            throw .unavailable
+        }
         try await real.markSent(id: id)
     }
 

@@ -57,12 +57,12 @@ enum MailFixtures {
 
     /// The same sender on an outbox of the test's own (one that fails at first, say).
     static func sender(
-        outbox: any MailOutboxRepository, transport: any MailTransport, maxAttempts: Int = 8,
-        lease: TimeInterval = 60, backoffBase: TimeInterval = 0.05,
+        outbox: any MailOutboxRepository, transport: any MailTransport, clock: any WallClock = SystemClock(),
+        maxAttempts: Int = 8, lease: TimeInterval = 60, backoffBase: TimeInterval = 0.05,
         markSentRetryPause: Duration = .milliseconds(250)
     ) -> MailOutboxSender {
         MailOutboxSender(
-            outbox: outbox, transport: transport, clock: SystemClock(),
+            outbox: outbox, transport: transport, clock: clock,
             random: SequentialRandomGenerator(), maxAttempts: maxAttempts, batchSize: 5, lease: lease,
             backoff: MailRetryBackoff(base: backoffBase, maximum: backoffBase * 4),
             markSentRetryPause: markSentRetryPause)

@@ -54,13 +54,9 @@ if [ "${1:-}" = "--with-test-tools" ]; then
     if [ ! -x "$venv/bin/python" ]; then
         if ! python3 -m venv "$venv" >/dev/null 2>&1; then
             rm -rf "$venv"
-            if [ "$(id -u)" -eq 0 ]; then
-                DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
-                python3 -m venv "$venv"
-            else
-                echo "deps: python3 cannot make a venv (sudo apt-get install python3-venv)" >&2
-                exit 1
-            fi
+            # python3 cannot make a venv without Debian's python3-venv.
+            install_test_tool python3-venv
+            python3 -m venv "$venv"
         fi
     fi
     if [ ! -x "$venv/bin/check-jsonschema" ]; then

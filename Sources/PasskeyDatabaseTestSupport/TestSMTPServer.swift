@@ -142,8 +142,8 @@ package final class TestSMTPServer: @unchecked Sendable {
     /// A port nobody uses now, below the kernel's ephemeral range. `restart()` binds the same
     /// port again after `stop()`; a port from the ephemeral range (what binding port 0 gives) can
     /// meanwhile become the local port of any outgoing connection of a test running in parallel,
-    /// and aiosmtpd then fails with EADDRINUSE (seen in make test). Ports below that range are
-    /// never handed out to outgoing connections.
+    /// and aiosmtpd then fails with EADDRINUSE (seen once in a run of the mail tests). Ports
+    /// below that range are never handed out to outgoing connections.
     private static func freePort() throws -> Int {
         let ephemeralLow = ephemeralPortRangeStart()
         let candidates = 10_000..<max(ephemeralLow, 10_001)

@@ -86,8 +86,9 @@ import Testing
 @Suite struct TestSMTPServerTests {
     /// A port from the kernel's ephemeral range can become the local port of another test's
     /// outgoing connection while the relay is stopped; its restart then failed with EADDRINUSE
-    /// (seen once in a run of the mail tests). Its port is below that range now (this failed before: binding
-    /// port 0 gave one inside it), and a stopped relay listens again on it.
+    /// (seen once in a run of the mail tests). Its port is below that range now (this failed
+    /// before: binding port 0 gave one inside it), and a stopped relay listens again on it. The
+    /// range is read here on its own, not through the server's reading of it.
     @Test func itsPortIsBelowTheEphemeralRangeAndARestartListensAgain() async throws {
         let range = try String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)
         let ephemeralLow = try #require(range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) })

@@ -7,8 +7,10 @@ RUN apt-get update \
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
-# SwiftPM checks that every target's folder exists, the test targets' too.
+# SwiftPM checks that every folder the manifest names exists: the test targets' and the example
+# app's too (scripts/check-image-context.py, run by make test, fails when one is missing here).
 COPY Tests ./Tests
+COPY Examples ./Examples
 RUN swift build -c release --product passkey-server --static-swift-stdlib \
  && cp "$(swift build -c release --show-bin-path)/passkey-server" /passkey-server
 

@@ -22,6 +22,9 @@ status=0
 
 echo "[${SECONDS} s] == offline checks"
 .tools/venv/bin/check-jsonschema --builtin-schema vendor.compose-spec docker-compose.yml || status=1
+echo "[${SECONDS} s] == the image's build context holds every path the manifest and the server need"
+python3 scripts/check-image-context.py || status=1
+python3 scripts/test_check_image_context.py 2>&1 | tail -n 3 || status=1
 
 echo "[${SECONDS} s] == shellcheck (warnings and errors) on every shell script git tracks"
 git ls-files -z '*.sh' .ci/run | xargs -0 shellcheck -S warning -x || status=1

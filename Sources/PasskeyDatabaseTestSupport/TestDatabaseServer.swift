@@ -26,7 +26,11 @@ package actor TestDatabaseServer {
         }
     }
 
-    private var template: String?
+    /// The one migration of the template, shared by every caller: the actor is reentrant, so a
+    /// plain optional let each of the suites that start together migrate a template of its own
+    /// (hundreds per run, each a CREATE DATABASE and eight migrations, which slowed every
+    /// database creation after them to seconds).
+    private var template: Task<String, any Error>?
 
     /// The admin connection string (database `postgres` of the test cluster), with a connect
     /// timeout of 30 s instead of the server's 5 s: the suites open their connections all at once,
@@ -83,7 +87,13 @@ package actor TestDatabaseServer {
     }
 
     private func migratedTemplate(admin: String) async throws -> String {
-        if let template { return template }
+        if let template { return try await template.value }
+        let migration = Task { try await Self.migrateTemplate(admin: admin) }
+        template = migration
+        return try await migration.value
+    }
+
+    private static func migrateTemplate(admin: String) async throws -> String {
         let name = Self.prefix + "template_" + UUID().uuidString.prefix(8).lowercased()
         try await Self.adminExecute(admin, "CREATE DATABASE \(try Self.checked(name))")
         let pool = PostgresConnectionPool(
@@ -91,7 +101,6 @@ package actor TestDatabaseServer {
         let runner = MigrationRunner(migrations: try Migration.load(from: PackagePaths.migrations))
         _ = try await runner.migrate(pool: pool)
         pool.close()
-        template = name
         return name
     }
 

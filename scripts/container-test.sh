@@ -205,6 +205,9 @@ pull_or_standin postgres:15 build_postgres \
 # --- The stack -----------------------------------------------------------------------------------
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')
 export PASSKEY_IMAGE=localhost/passkey-server:ct-$run PASSKEY_PORT=$port
+# The compose file requires a decision on TRUSTED_PROXIES: the walk-through connects to the
+# published port directly, with no proxy in front, so none is trusted (empty).
+export PASSKEY_TRUSTED_PROXIES=
 # The compose file's secrets, made as its header says: a private folder, one line per file.
 export PASSKEY_SECRETS_DIR=$scratch/secrets
 install -d -m 700 "$PASSKEY_SECRETS_DIR"

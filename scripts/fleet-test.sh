@@ -12,6 +12,10 @@
 #   rejoin     the old primary back as a standby, under load
 # Then every token, every acknowledged mail (delivered once) and the sweeper (expired rows
 # planted after the failover, deleted by the instances) are checked.
+# Before the fleet starts, scripts/fleet/haproxy-limits-test.py checks haproxy.cfg's slow-client
+# and per-source limits with an HAProxy of its own; once Patroni runs, its REST API must refuse
+# the endpoints that change the cluster without the credentials this run drew (401), while the
+# health endpoints HAProxy checks still answer.
 # One summary line per fault (docs/operations.md records a run); exit 1 on any missed goal.
 # Everything is stopped and deleted afterwards. Configuration: deploy/ha/.
 # FLEET_KEEP=1 keeps the folder (logs, requests, acks) for a look afterwards.
@@ -85,6 +89,14 @@ trap stop_all EXIT
 trap 'echo "fleet-test: line $LINENO failed: $BASH_COMMAND" >&2' ERR
 trap 'exit 130' INT TERM
 
+log "checking haproxy.cfg's slow-client and per-source limits (scripts/fleet/haproxy-limits-test.py, about 20 s)"
+if python3 "$root/scripts/fleet/haproxy-limits-test.py" >"$fleet/haproxy-limits.txt" 2>&1; then
+    limits_line="fleet: haproxy    $(grep -c '\[PASS\]$' "$fleet/haproxy-limits.txt") checks of the limits passed  goal: slow heads closed in 10 s, one source held to its connection and request limits, others served [PASS]"
+else
+    cat "$fleet/haproxy-limits.txt" >&2
+    die "haproxy.cfg's limits do not hold (scripts/fleet/haproxy-limits-test.py)"
+fi
+
 # Free ports, all at once.
 read -r -a ports <<<"$(python3 -c '
 import socket
@@ -128,6 +140,11 @@ wait_until 30 "etcd cluster healthy" env ETCDCTL_API=3 etcdctl --endpoints="$etc
 log "etcd: 3 members"
 
 # --- Patroni and PostgreSQL ---------------------------------------------------------------
+# The REST API's credentials: drawn for this run, in the nodes' files (mode 600, Patroni's user)
+# and in a curl config file for this script's own authenticated calls, never on a command line.
+rest_user=patroni-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+rest_password=$(head -c 32 /dev/urandom | base64 | tr -d '/+=\n')
+(umask 077 && printf 'user = "%s:%s"\n' "$rest_user" "$rest_password" >"$fleet/rest-auth.curl")
 [ "$(id -u)" -eq 0 ] && { p=$fleet; while [ "$p" != / ]; do chmod o+x "$p" 2>/dev/null || true; p=$(dirname "$p"); done; }
 start_node() { # in a session of its own, so that its process group can be stopped
     local name=$1
@@ -141,9 +158,9 @@ start_node() { # in a session of its own, so that its process group can be stopp
 for i in 0 1; do
     name=node$((i + 1))
     mkdir -p "$fleet/$name"
-    fill "$root/deploy/ha/patroni.yml" "$fleet/$name.yml" NAME=$name REST_PORT="${rest[$i]}" ETCD_HOSTS="$etcd_hosts" \
-        PG_PORT="${pgport[$i]}" DATA="$fleet/$name/data" PG_BIN="$pg_bin" PGPASS="$fleet/$name/pgpass" \
-        SOCKET_DIR="$fleet/$name"
+    (umask 077 && fill "$root/deploy/ha/patroni.yml" "$fleet/$name.yml" NAME=$name REST_PORT="${rest[$i]}" \
+        ETCD_HOSTS="$etcd_hosts" PG_PORT="${pgport[$i]}" DATA="$fleet/$name/data" PG_BIN="$pg_bin" \
+        PGPASS="$fleet/$name/pgpass" SOCKET_DIR="$fleet/$name" REST_USER="$rest_user" REST_PASSWORD="$rest_password")
     [ "$(id -u)" -eq 0 ] && chown -R postgres: "$fleet/$name" "$fleet/$name.yml"
 done
 start_node node1
@@ -154,11 +171,52 @@ sync_standby() { curl -sf "http://127.0.0.1:${rest[$1]}/sync"; }
 wait_until 90 "node2 synchronous standby" sync_standby 1
 log "patroni: node1 primary, node2 synchronous standby"
 
+# Patroni's REST API (finding 2 of the fourth review): without credentials, or with wrong ones,
+# the endpoints that change the cluster answer 401 and change nothing (the PATCH is the attack
+# itself, pg_hba opened to every address); the health endpoints answer without them (200 on the
+# primary, 503 on the standby); with this run's credentials a PATCH is accepted.
+rest_status() { # rest_status NODE-INDEX METHOD PATH [BODY [CURL-OPTION...]] -> the HTTP status
+    local url=http://127.0.0.1:${rest[$1]}$3 args=(-s -o /dev/null -w '%{http_code}' --max-time 10 -X "$2")
+    [ -n "${4:-}" ] && args+=(-H 'Content-Type: application/json' --data "$4")
+    curl "${args[@]}" "${@:5}" "$url" || true
+}
+(umask 077 && printf 'user = "%s:wrong-%s"\n' "$rest_user" "$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')" >"$fleet/rest-wrong.curl")
+attack='{"postgresql":{"pg_hba":["host all all 0.0.0.0/0 trust"]}}'
+rest_problems=()
+expect_status() { # expect_status WANT WHAT NODE METHOD PATH [BODY [CURL-OPTION...]]
+    local want=$1 what=$2 got; shift 2
+    got=$(rest_status "$@")
+    [ "$got" = "$want" ] || rest_problems+=("$what $2 $3 on node$(($1 + 1)): $got (goal $want)")
+}
+for i in 0 1; do
+    expect_status 401 "without credentials" "$i" PATCH /config "$attack"
+    expect_status 401 "without credentials" "$i" POST /restart '{}'
+    expect_status 401 "without credentials" "$i" POST /reload ''
+    expect_status 401 "without credentials" "$i" POST /switchover '{"leader":"node1","candidate":"node2"}'
+    expect_status 401 "with a wrong password" "$i" PATCH /config "$attack" -K "$fleet/rest-wrong.curl"
+    expect_status 401 "with a wrong password" "$i" POST /restart '{}' -K "$fleet/rest-wrong.curl"
+done
+expect_status 200 "without credentials" 0 GET /primary
+expect_status 503 "without credentials" 1 GET /primary
+expect_status 200 "without credentials" 1 GET /replica
+expect_status 200 "with this run's credentials" 0 PATCH /config '{"loop_wait":2}' -K "$fleet/rest-auth.curl"
+if curl -sf "http://127.0.0.1:${rest[0]}/config" | grep -q '0\.0\.0\.0/0'; then
+    rest_problems+=("pg_hba in the cluster's configuration names 0.0.0.0/0")
+fi
+for problem in "${rest_problems[@]}"; do echo "fleet-test: Patroni REST API: $problem" >&2; done
+((${#rest_problems[@]} == 0)) || die "Patroni's REST API is not protected (finding 2): ${#rest_problems[@]} problem(s) above"
+rest_line="fleet: patroni    PATCH /config, POST /restart, /reload, /switchover refused (401) without or with wrong credentials on both nodes; GET /primary 200/503, /replica 200 without; PATCH with this run's 200  goal: the REST API changes nothing for a caller without the credentials [PASS]"
+log "patroni: the REST API refuses its unsafe endpoints without credentials"
+
 # --- HAProxy, mail, the instances ----------------------------------------------------------
+# The load runs on 127.0.0.1 and sends far more than one real client (hundreds of requests a
+# second): in this filled-in copy only, that address is exempt from haproxy.cfg's per-source
+# limits (a real host's file is empty); haproxy-limits-test.py, above, checks them with none exempt.
+printf '127.0.0.1\n' >"$fleet/haproxy-limits-exempt.txt"
 fill "$root/deploy/ha/haproxy.cfg" "$fleet/haproxy.cfg" SOCKET="$fleet/haproxy.sock" DB_PORT="$db_port" \
     NODE1=node1 NODE2=node2 PG1_PORT="${pgport[0]}" PG2_PORT="${pgport[1]}" REST1_PORT="${rest[0]}" \
     REST2_PORT="${rest[1]}" HTTP_PORT="$http_port" APP1_PORT="${app_port[0]}" APP2_PORT="${app_port[1]}" \
-    ERRORFILE="$root/deploy/ha/503-service-unavailable.http"
+    ERRORFILE="$root/deploy/ha/503-service-unavailable.http" LIMITS_EXEMPT="$fleet/haproxy-limits-exempt.txt"
 haproxy -f "$fleet/haproxy.cfg" -db >"$fleet/haproxy.log" 2>&1 &
 pids[haproxy]=$!
 haproxy_state() { # haproxy_state PROXY SERVER -> UP, DOWN, ...
@@ -181,6 +239,10 @@ EOF
 is_up() { [ "$(haproxy_state "$1" "$2")" = UP ]; }
 is_down() { ! is_up "$1" "$2"; }
 db_url="host=127.0.0.1 port=$db_port user=postgres dbname=passkey connect_timeout=3"
+# HAProxy starts with both servers up until its first check: the standby must be marked down
+# first, or a statement may reach it ("cannot execute CREATE DATABASE in a read-only transaction").
+marked_down() { [ "$(haproxy_state "$1" "$2")" = DOWN ]; }
+wait_until 30 "HAProxy marking node2 (the standby) down" marked_down postgres node2
 wait_until 30 "HAProxy routing to the primary" psql -X -q -d "host=127.0.0.1 port=$db_port user=postgres dbname=postgres" -c "SELECT 1"
 psql -X -q -d "host=127.0.0.1 port=$db_port user=postgres dbname=postgres" -c "CREATE DATABASE passkey" >/dev/null
 
@@ -372,6 +434,8 @@ EOF
 )
 read_only=$(cat "$fleet"/app*.log | grep -c '25006' || true)
 status=0
+echo "$limits_line"
+echo "$rest_line"
 "$load" report -out "$fleet" -phases "$phases" || status=1
 mail_line="fleet: mail       delivered=$files distinct=$distinct twice-at-the-kill=$((files - distinct - unexplained)) twice-otherwise=$unexplained unsent=$pending_left abandoned=$abandoned acknowledged-not-delivered=$unqueued  goal: every mail delivered, twice only if in flight at the SIGKILL"
 if [ "$pending_left" = 0 ] && [ "$unexplained" = 0 ] && [ "$abandoned" = 0 ] && [ "$unqueued" = 0 ]; then

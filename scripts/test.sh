@@ -25,6 +25,9 @@ echo "[${SECONDS} s] == offline checks"
 echo "[${SECONDS} s] == the image's build context holds every path the manifest and the server need"
 python3 scripts/check-image-context.py || status=1
 python3 scripts/test_check_image_context.py 2>&1 | tail -n 3 || status=1
+echo "[${SECONDS} s] == deployment settings: Patroni REST API authenticated, HAProxy head timeout and per-source limits, compose requires TRUSTED_PROXIES"
+.tools/venv/bin/python scripts/check-deploy-settings.py || status=1
+.tools/venv/bin/python scripts/test_check_deploy_settings.py 2>&1 | tail -n 3 || status=1
 
 echo "[${SECONDS} s] == shellcheck (warnings and errors) on every shell script git tracks"
 git ls-files -z '*.sh' .ci/run | xargs -0 shellcheck -S warning -x || status=1

@@ -1,15 +1,19 @@
 # The two commands of the README. Both install what is missing (as root).
+# `make check`: the fast inner loop (lint, commit messages, debug build, swift test); CI runs `make test`.
 # `make container-test` (slow, not part of `make test`): docs/containers.md.
 # `make bench` (≈ 4 minutes; `make test` runs it for a few seconds as a smoke test): docs/benchmark.md.
 # `make bench-adoption` (not part of `make test`): docs/adoption.md.
 # `make fleet-test` (slow, not part of `make test`; ≈ 3–6 minutes plus the release build): docs/operations.md.
-.PHONY: run test build clean container-test bench bench-adoption fleet-test
+.PHONY: run test check build clean container-test bench bench-adoption fleet-test
 
 run:
 	@scripts/run.sh
 
 test:
 	@scripts/test.sh
+
+check:
+	@scripts/test.sh --check
 
 container-test:
 	@scripts/container-test.sh

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # `make test`: installs what is missing, starts a throwaway PostgreSQL, runs every test and
 # the offline checks, always stops the cluster, exits non-zero on any failure.
+# `make check` (scripts/test.sh --check): the fast inner loop: lint, commit messages, the debug
+# build and `swift test`; no release build, Schemathesis, browser or benchmark smoke.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+full=1
+[ "${1:-}" = "--check" ] && full=0
 
 scripts/deps.sh --with-test-tools
 
@@ -29,6 +33,16 @@ echo "[${SECONDS} s] == deployment settings: Patroni REST API authenticated, HAP
 .tools/venv/bin/python scripts/check-deploy-settings.py || status=1
 .tools/venv/bin/python scripts/test_check_deploy_settings.py 2>&1 | tail -n 3 || status=1
 
+echo "[${SECONDS} s] == commit messages: subjects of at most 72 characters since .commit-message-baseline"
+scripts/check-commit-messages.sh || status=1
+msg=$(mktemp)
+printf '%080d\n' 0 >"$msg"
+if scripts/check-commit-messages.sh "$msg" 2>/dev/null; then
+    echo "test: the commit message check passed an 80-character subject" >&2
+    status=1
+fi
+rm -f "$msg"
+
 echo "[${SECONDS} s] == shellcheck (warnings and errors) on every shell script git tracks"
 git ls-files -z '*.sh' .ci/run | xargs -0 shellcheck -S warning -x || status=1
 
@@ -49,9 +63,11 @@ echo "[${SECONDS} s] == swift build --product PasskeyClient (the library an app 
 swift build --product PasskeyClient 2>&1 | tee "$tmp/client.log" >/dev/null || status=1
 if grep -E "(error|warning):" "$tmp/client.log"; then status=1; fi
 
-echo "[${SECONDS} s] == swift build -c release (what make run builds; some errors show only there)"
-swift build -c release --product passkey-server 2>&1 | tee "$tmp/release.log" >/dev/null || status=1
-if grep -E "(error|warning):" "$tmp/release.log"; then status=1; fi
+if [ "$full" -eq 1 ]; then
+    echo "[${SECONDS} s] == swift build -c release (what make run builds; some errors show only there)"
+    swift build -c release --product passkey-server 2>&1 | tee "$tmp/release.log" >/dev/null || status=1
+    if grep -E "(error|warning):" "$tmp/release.log"; then status=1; fi
+fi
 
 echo "[${SECONDS} s] == swift test"
 # Every secret the suite uses and every event it writes are collected here (SecretAudit).
@@ -67,15 +83,18 @@ echo "[${SECONDS} s] == no secret in any event (every account_events row of the 
 python3 scripts/check-event-secrets.py "$PASSKEY_TEST_AUDIT_DIR" || status=1
 unset PASSKEY_TEST_AUDIT_DIR
 
-echo "[${SECONDS} s] == schemathesis: openapi.json against the debug server (coverage, fuzzing, stateful; --checks all)"
-scripts/schemathesis.sh || status=1
+if [ "$full" -eq 1 ]; then
+    echo "[${SECONDS} s] == schemathesis: openapi.json against the debug server (coverage, fuzzing, stateful; --checks all)"
+    scripts/schemathesis.sh || status=1
 
-echo "[${SECONDS} s] == browser end-to-end (headless Chromium, virtual authenticator)"
-scripts/browser-test.sh || status=1
+    echo "[${SECONDS} s] == browser end-to-end (headless Chromium, virtual authenticator)"
+    scripts/browser-test.sh || status=1
 
-echo "[${SECONDS} s] == benchmark smoke (bench/run.sh, every row for a few seconds; no figure is judged)"
-BENCH_SMOKE=1 bash bench/run.sh >"$tmp/bench.log" 2>&1 || { tail -n 40 "$tmp/bench.log"; status=1; }
-grep -E "^bench smoke:" "$tmp/bench.log" || true
+    echo "[${SECONDS} s] == benchmark smoke (bench/run.sh, every row for a few seconds; no figure is judged)"
+    BENCH_SMOKE=1 bash bench/run.sh >"$tmp/bench.log" 2>&1 || { tail -n 40 "$tmp/bench.log"; status=1; }
+    grep -E "^bench smoke:" "$tmp/bench.log" || true
+fi
 
-if [ "$status" -eq 0 ]; then echo "test: all checks passed in ${SECONDS} s"; else echo "test: FAILED" >&2; fi
+what=$([ "$full" -eq 1 ] && echo "all checks" || echo "make check (lint, build, swift test)")
+if [ "$status" -eq 0 ]; then echo "test: $what passed in ${SECONDS} s"; else echo "test: FAILED" >&2; fi
 exit "$status"

@@ -17,7 +17,8 @@ package struct AccountEvent: Hashable, Sendable {
     package let occurredAt: Date
     /// The resolved client address (`TRUSTED_PROXIES`), or `command line`.
     package let clientAddress: String
-    /// The request's `User-Agent`, at most 256 characters; empty when it sent none.
+    /// The request's `User-Agent`, at most 256 Unicode scalars (code points, what the column's
+    /// `char_length` counts); empty when it sent none.
     package let userAgent: String
     /// For a sign-in, the session it created; otherwise the session that made the change (nil
     /// for changes made without one: the command line, a failed sign-in, an email verification
@@ -35,7 +36,11 @@ package struct AccountEvent: Hashable, Sendable {
         self.activity = activity
         self.occurredAt = occurredAt
         self.clientAddress = clientAddress
-        self.userAgent = String((userAgent ?? "").prefix(Self.maximumUserAgentLength))
+        // Cut by Unicode scalars, not by characters: a character of many combining marks counts
+        // as one `Character` but as each of its scalars in the column, and a cut by characters let
+        // an event overflow the column (security round 4, finding 6).
+        self.userAgent = String(
+            String.UnicodeScalarView((userAgent ?? "").unicodeScalars.prefix(Self.maximumUserAgentLength)))
         self.sessionID = sessionID
     }
 

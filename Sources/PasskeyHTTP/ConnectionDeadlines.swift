@@ -10,7 +10,9 @@ import Synchronization
 /// socket of a connection past its head deadline (closed without an answer, as the contract
 /// says), and answers one past its body deadline with `408` problem+json (`bodyTimedOut`, written
 /// raw on the socket: libmicrohttpd cannot queue a response while a body is being read) before
-/// shutting the socket for writing.
+/// shutting the socket for writing. A connection answered raw (408 here, 503 over the connection
+/// limit) is then shut down altogether `linger` later, whatever its client keeps sending: the
+/// client has had the time to read its answer, and the connection stops being counted.
 ///
 /// libmicrohttpd's own `MHD_OPTION_CONNECTION_TIMEOUT` is an idle timeout, restarted by every
 /// byte received, so a client trickling one byte every few seconds would hold a connection for
@@ -31,7 +33,12 @@ final class ConnectionDeadlines: Sendable {
         case head(ContinuousClock.Instant)
         /// The rest of the current request's body.
         case body(ContinuousClock.Instant)
+        /// The end of a connection answered raw.
+        case close(ContinuousClock.Instant)
     }
+
+    /// How long a connection answered raw is left open for its client to read the answer.
+    static let linger: Duration = .seconds(1)
 
     private struct Entry {
         let socket: Int32
@@ -94,7 +101,7 @@ final class ConnectionDeadlines: Sendable {
         entries.withLock { entries in
             guard let entry = entries[connection], !entry.answered else { return false }
             entries[connection]?.answered = true
-            entries[connection]?.due = nil
+            entries[connection]?.due = .close(.now + Self.linger)
             answer.write(to: entry.socket)
             return true
         }
@@ -105,8 +112,9 @@ final class ConnectionDeadlines: Sendable {
         entries.withLock { $0[connection]?.answered ?? false }
     }
 
-    /// Shuts down every connection whose head is overdue and answers every one whose body is
-    /// overdue with `bodyTimedOut`; returns how many of each.
+    /// Shuts down every connection whose head is overdue, answers every one whose body is overdue
+    /// with `bodyTimedOut`, and shuts down every connection answered raw `linger` ago; returns how
+    /// many heads and bodies were cut.
     @discardableResult
     func enforce(now: ContinuousClock.Instant, bodyTimedOut: RawAnswer) -> (heads: Int, bodies: Int) {
         entries.withLock { entries in
@@ -118,10 +126,13 @@ final class ConnectionDeadlines: Sendable {
                     _ = Glibc.shutdown(entry.socket, Int32(SHUT_RDWR))
                     cut.heads += 1
                 case .body(let deadline) where deadline <= now:
-                    entries[connection]?.due = nil
+                    entries[connection]?.due = .close(now + Self.linger)
                     entries[connection]?.answered = true
                     bodyTimedOut.write(to: entry.socket)
                     cut.bodies += 1
+                case .close(let deadline) where deadline <= now:
+                    entries[connection]?.due = nil
+                    _ = Glibc.shutdown(entry.socket, Int32(SHUT_RDWR))
                 default:
                     break
                 }

@@ -1,14 +1,15 @@
 /// One HTTP request as received: the whole body is in memory (at most
 /// `HTTPServer.Configuration.maximumBodyBytes`).
 package struct HTTPRequest: Sendable {
-    /// The request method as sent, e.g. `GET`.
-    package var method: String
+    /// The request method as sent, e.g. `.get`.
+    package var method: HTTPMethod
     /// The path of the request-target without the query string; percent-decoding is not applied.
     package var path: String
     /// The raw query string after the first `?` (without it), or `nil` when there was no `?`.
     package var query: String?
-    /// The header fields in the order received; names are lowercased, values as sent.
-    package var headers: [(name: String, value: String)]
+    /// The header fields in the order received (names lowercased, values as sent; looked up
+    /// case-insensitively).
+    package var headers: HTTPFields
     /// The request body (empty when there was none).
     package var body: [UInt8]
     /// The TCP peer's IP address as text, e.g. `127.0.0.1` or `::1` (IPv4-mapped IPv6
@@ -19,10 +20,10 @@ package struct HTTPRequest: Sendable {
     package var eventLoopIndex: Int?
 
     package init(
-        method: String,
+        method: HTTPMethod,
         path: String,
         query: String? = nil,
-        headers: [(name: String, value: String)] = [],
+        headers: HTTPFields = [],
         body: [UInt8] = [],
         remoteAddress: String = "127.0.0.1"
     ) {
@@ -35,10 +36,7 @@ package struct HTTPRequest: Sendable {
     }
 
     /// The first value of the header field `name`, compared case-insensitively.
-    package func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name == wanted }?.value
-    }
+    package func header(_ name: String) -> String? { headers[name] }
 
     /// Splits a raw request-target into path and query at the first `?`.
     static func splitTarget(_ target: String) -> (path: String, query: String?) {

@@ -3,9 +3,9 @@ extension HTTPResponse {
     /// `{"type":"about:blank","title":"Bad Request","status":400,"detail":"…","code":"invalid-request"}`.
     /// The default of `HTTPServer.Configuration.layerError`; the application normally supplies
     /// its own with the same codes.
-    @Sendable package static func problem(status: Int) -> HTTPResponse {
+    @Sendable package static func problem(status: HTTPStatus) -> HTTPResponse {
         let (title, detail, code): (String, String, String)
-        switch status {
+        switch status.code {
         case 400:
             (title, detail, code) = ("Bad Request", "The request is malformed or ambiguous.", "invalid-request")
         case 408:
@@ -25,8 +25,8 @@ extension HTTPResponse {
         }
         let body =
             #"{"type":"about:blank","title":"\#(title)","status":\#(status),"detail":"\#(detail)","code":"\#(code)"}"#
-        var headers = [(name: "Content-Type", value: "application/problem+json")]
-        if status == 503 || status == 408 { headers.append((name: "Connection", value: "close")) }
+        var headers: HTTPFields = [("Content-Type", "application/problem+json")]
+        if status == .serviceUnavailable || status == .requestTimeout { headers.append(("Connection", "close")) }
         return HTTPResponse(status: status, headers: headers, body: Array(body.utf8))
     }
 

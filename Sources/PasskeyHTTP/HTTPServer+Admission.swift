@@ -22,8 +22,7 @@ extension HTTPServer {
     /// `response` with `Connection: close` (replacing any `Connection` field it had).
     private func closing(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers.removeAll { $0.name.lowercased() == "connection" }
-        response.headers.append((name: "Connection", value: "close"))
+        response.headers.set("Connection", "close")
         return response
     }
 }

@@ -55,7 +55,7 @@ extension HTTPServer {
         /// by the strict parsing, 431 for a head over `maximumHeadBytes`); the wrapper adds
         /// `Connection: close`. Also the default of `tooLarge` (413) and `shutdownResponse`
         /// (503) when the initialiser is not given those.
-        package var layerError: @Sendable (_ status: Int) -> HTTPResponse
+        package var layerError: @Sendable (_ status: HTTPStatus) -> HTTPResponse
         /// The event loops to serve on, one daemon each; handler tasks run on the loop that read
         /// their request. The server passes the loops its database pool is split over, so a
         /// request's statements are sent and answered on that same thread. nil: the server starts
@@ -76,7 +76,7 @@ extension HTTPServer {
             requestHeadTimeoutSeconds: Int = 10,
             requestBodyTimeoutSeconds: Int = 30,
             maximumHeadBytes: Int = 16_384,
-            layerError: @escaping @Sendable (_ status: Int) -> HTTPResponse = HTTPResponse.problem(status:),
+            layerError: @escaping @Sendable (_ status: HTTPStatus) -> HTTPResponse = HTTPResponse.problem(status:),
             overloaded: @escaping @Sendable () -> HTTPResponse = HTTPResponse.tooManyConnections,
             loops: EventLoopGroup? = nil
         ) {

@@ -166,8 +166,8 @@ extension LoopDaemon {
     ) {
         let (path, query) = HTTPRequest.splitTarget(context.target)
         var request = HTTPRequest(
-            method: rawMethod.map { String(cString: $0) } ?? "GET", path: path, query: query,
-            headers: Self.headers(of: connection), body: context.takeBody(),
+            method: HTTPMethod(rawValue: rawMethod.map { String(cString: $0) } ?? "GET"), path: path, query: query,
+            headers: HTTPFields(Self.headers(of: connection)), body: context.takeBody(),
             remoteAddress: SocketAddress.text(of: passkey_mhd_client_address(connection)))
         request.eventLoopIndex = loop.index
         let slot = ResponseSlot(connection: connection, daemon: self)
@@ -197,7 +197,7 @@ extension LoopDaemon {
             // Refused (and skipped) by libmicrohttpd when the name or value holds CR, LF or TAB.
             _ = MHD_add_response_header(created, name, value)
         }
-        let status = (100...999).contains(response.status) ? response.status : 500
+        let status = (100...999).contains(response.status.code) ? response.status.code : 500
         return MHD_queue_response(connection, UInt32(status), created)
     }
 

@@ -11,7 +11,7 @@ struct RawAnswer: Sendable {
 
     /// `response` serialised with its status line, `Content-Length` and `Connection: close`.
     init(_ response: HTTPResponse) {
-        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
+        var head = "HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n"
         for (name, value) in response.headers {
             let lowercased = name.lowercased()
             guard lowercased != "content-length", lowercased != "connection", lowercased != "transfer-encoding",
@@ -25,18 +25,10 @@ struct RawAnswer: Sendable {
 
     /// Writes the answer (a fresh socket's buffer takes it whole; a partial write is not retried)
     /// and shuts the socket for writing, so the client reads the answer and then end-of-file.
-    /// libmicrohttpd keeps reading and closes the connection when the client does.
+    /// `ConnectionDeadlines` shuts it down altogether a moment later, whatever the client sends.
     func write(to socket: Int32) {
         guard socket >= 0 else { return }
         _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         _ = Glibc.shutdown(socket, Int32(SHUT_WR))
-    }
-
-    private static func reason(_ status: Int) -> String {
-        switch status {
-        case 408: "Request Timeout"
-        case 503: "Service Unavailable"
-        default: "Error"
-        }
     }
 }

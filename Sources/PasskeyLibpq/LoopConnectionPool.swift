@@ -161,6 +161,7 @@ final class LoopConnectionPool: Sendable {
         let conninfo = configuration.conninfo
         let preparedStatements = configuration.preparedStatements
         let observer = configuration.statementObserver
+        let rollbackObserver = configuration.rollbackFailureObserver
         let timeout = configuration.acquireTimeout
         let loop = loop
         let opening = OpeningFor(continuation)
@@ -172,7 +173,7 @@ final class LoopConnectionPool: Sendable {
             do {
                 let connection = try PostgresConnection(
                     conninfo: conninfo, preparedStatements: preparedStatements, loop: loop,
-                    statementObserver: observer)
+                    statementObserver: observer, rollbackFailureObserver: rollbackObserver)
                 let pooled = PooledConnection(connection: connection, generation: generation)
                 if let caller = opening.take() {
                     caller.resume(returning: pooled)

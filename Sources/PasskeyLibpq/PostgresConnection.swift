@@ -25,6 +25,8 @@ package final class PostgresConnection {
     private var unusable = false
     /// Called before each statement is sent (`PostgresConnectionPool.Configuration`; tests).
     private let statementObserver: (@Sendable () -> Void)?
+    /// Told the cause when a ROLLBACK fails (`PostgresConnectionPool.Configuration`).
+    private let rollbackFailureObserver: (@Sendable (PostgresError) -> Void)?
     /// The WARNING the server sent during the current command, if any (libpq's notice receiver
     /// writes it; the command that was running then fails, see `finish`).
     private let warnings = WarningLog()
@@ -37,10 +39,12 @@ package final class PostgresConnection {
     /// session (timestamps are read whatever the server's `TimeZone`).
     package init(
         conninfo: String, applicationName: String = "passkey-server", preparedStatements: Bool = true,
-        loop: EventLoop, statementObserver: (@Sendable () -> Void)? = nil
+        loop: EventLoop, statementObserver: (@Sendable () -> Void)? = nil,
+        rollbackFailureObserver: (@Sendable (PostgresError) -> Void)? = nil
     ) throws(PostgresError) {
         self.preparedStatements = preparedStatements
         self.statementObserver = statementObserver
+        self.rollbackFailureObserver = rollbackFailureObserver
         // Keywords first so that whatever the caller's string says overrides our defaults.
         let keywords = ["connect_timeout", "application_name", "dbname"]
         let values = ["5", applicationName, conninfo]
@@ -128,8 +132,15 @@ package final class PostgresConnection {
     /// it unnamed when prepared statements are off).
     @discardableResult
     package func query(_ query: PostgresQuery) async throws(PostgresError) -> PostgresResult {
-        let name = preparedStatements ? try await statementName(for: query) : nil
         let binds = query.binds
+        // libpq takes text parameters as C strings: a NUL would silently cut the value there
+        // (PostgreSQL's text cannot hold one either), so such a value is refused before sending.
+        for case .text(let text) in binds where text.utf8.contains(0) {
+            throw PostgresError(
+                kind: .statement, sqlState: "22021",
+                diagnostic: "a text parameter holds a NUL character, which PostgreSQL text cannot store")
+        }
+        let name = preparedStatements ? try await statementName(for: query) : nil
         let count = binds.count
         var values = [UnsafeMutablePointer<CChar>?](repeating: nil, count: count)
         var lengths = [Int32](repeating: 0, count: count)
@@ -171,14 +182,49 @@ package final class PostgresConnection {
 
     /// Runs `body` inside BEGIN … COMMIT; rolls back if it throws.
     package func transaction<T>(_ body: () async throws(PostgresError) -> T) async throws(PostgresError) -> T {
-        try await execute("BEGIN")
+        try await transaction(body, failure: { $0 })
+    }
+
+    /// Runs `body`, which throws errors of its own type, inside BEGIN … COMMIT; rolls back if it
+    /// throws. `failure` turns the connection's own errors (BEGIN, COMMIT) into that type.
+    ///
+    /// A ROLLBACK that fails leaves the session in an unknown state: the connection is marked
+    /// unusable (the pool discards it, and PostgreSQL rolls the transaction back when the session
+    /// ends), the cause goes to the pool's `rollbackFailureObserver`, and the caller still gets the
+    /// error that made it roll back, which is what decides its answer.
+    package func transaction<T, E: Error>(
+        _ body: () async throws(E) -> T, failure: (PostgresError) -> E
+    ) async throws(E) -> T {
         do {
-            let value = try await body()
-            try await execute("COMMIT")
-            return value
+            try await execute("BEGIN")
         } catch {
-            if isHealthy { try? await execute("ROLLBACK") }
+            throw failure(error)
+        }
+        let value: T
+        do {
+            value = try await body()
+        } catch {
+            await rollBack()
             throw error
+        }
+        do {
+            try await execute("COMMIT")
+        } catch {
+            await rollBack()
+            throw failure(error)
+        }
+        return value
+    }
+
+    /// Rolls back the transaction that is open on the session, if one is (a COMMIT that failed
+    /// has ended it already).
+    private func rollBack() async {
+        guard isHealthy, PQtransactionStatus(handle) != PQTRANS_IDLE else { return }
+        do {
+            try await execute("ROLLBACK")
+        } catch {
+            unusable = true
+            rollbackFailureObserver?(error)
         }
     }
 

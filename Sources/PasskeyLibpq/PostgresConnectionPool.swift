@@ -22,12 +22,17 @@ package final class PostgresConnectionPool: Sendable {
         /// Called on the thread that sends each statement, just before it is sent (tests observe
         /// which loop a request's statements run on); nil in the server.
         package var statementObserver: (@Sendable () -> Void)?
+        /// Told the cause when a ROLLBACK fails (the connection is then discarded): the server
+        /// logs it, since the caller's answer follows the error that made it roll back.
+        package var rollbackFailureObserver: (@Sendable (PostgresError) -> Void)?
 
         package init(
             conninfo: String, maximumConnections: Int, acquireTimeout: Duration = .seconds(5),
-            preparedStatements: Bool = true, statementObserver: (@Sendable () -> Void)? = nil
+            preparedStatements: Bool = true, statementObserver: (@Sendable () -> Void)? = nil,
+            rollbackFailureObserver: (@Sendable (PostgresError) -> Void)? = nil
         ) {
             self.statementObserver = statementObserver
+            self.rollbackFailureObserver = rollbackFailureObserver
             self.conninfo = conninfo
             self.maximumConnections = max(1, maximumConnections)
             self.acquireTimeout = acquireTimeout

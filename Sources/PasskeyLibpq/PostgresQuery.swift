@@ -44,6 +44,30 @@ package struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
             sql += fragment.description
         }
 
+        /// Another query as part of this one (a shared statement as a CTE of a larger one): its
+        /// SQL text is appended with its placeholders renumbered after this query's binds, and its
+        /// binds follow them. The fragment's own text came from literals and `StaticString`s, so
+        /// every `$n` in it is one of its placeholders.
+        package mutating func appendInterpolation(fragment: PostgresQuery) {
+            let offset = binds.count
+            binds.append(contentsOf: fragment.binds)
+            guard offset > 0 else {
+                sql += fragment.sql
+                return
+            }
+            var text = fragment.sql.unicodeScalars[...]
+            while let dollar = text.firstIndex(of: "$") {
+                sql.unicodeScalars.append(contentsOf: text[..<dollar])
+                sql += "$"
+                text = text[text.index(after: dollar)...]
+                let digits = text.prefix { ("0"..."9").contains($0) }
+                guard let number = Int(String(String.UnicodeScalarView(digits))) else { continue }
+                sql += String(number + offset)
+                text = text.dropFirst(digits.count)
+            }
+            sql.unicodeScalars.append(contentsOf: text)
+        }
+
         /// Bytes bound as `bytea` in binary form.
         package mutating func appendInterpolation(bytes: [UInt8]) {
             appendInterpolation(PostgresBytes(bytes))

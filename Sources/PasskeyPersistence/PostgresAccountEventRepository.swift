@@ -3,8 +3,8 @@ package import PasskeyApplication
 package import PasskeyDomain
 package import PasskeyLibpq
 
-/// Reads the activity log from `account_events` (the rows are written by
-/// `PostgresAccountEvents.insert` in the transactions of the changes).
+/// Reads the activity log from `account_events` (the rows are written by `AccountEventStatement`,
+/// in the transactions of the changes).
 package struct PostgresAccountEventRepository: AccountEventRepository {
     let pool: PostgresConnectionPool
 

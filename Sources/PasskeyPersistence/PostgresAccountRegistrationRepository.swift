@@ -57,42 +57,4 @@ package struct PostgresAccountRegistrationRepository: AccountRegistrationReposit
             ).affectedRows == 1
         }
     }
-
-    package func completeAccountRegistration(
-        id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
-        session: AuthenticationSession, now: Date, verification: EmailCodeMail?, events: [AccountEvent]
-    ) async throws(RepositoryError) -> AccountRegistrationCompletion {
-        try await pool.runTransaction { connection async throws(PostgresError) in
-            // The row lock taken here serialises concurrent finishes of one registration;
-            // a later one sees completed_at set once the first commits.
-            let claimed = try await connection.query(
-                """
-                UPDATE passkey_account_registrations SET completed_at = \(now)
-                WHERE id = \(id.uuid) AND completed_at IS NULL AND expires_at > \(now)
-                  AND failed_finishes < \(Self.maximumFailedFinishes)
-                """)
-            guard claimed.affectedRows == 1 else { return .unavailable }
-            // The passkey before the email (contract v3): a registered credential answers
-            // credential-exists whatever the email, so reusing one credential cannot test addresses.
-            try await connection.query(
-                """
-                INSERT INTO accounts (id, display_name, created_at)
-                VALUES (\(account.id.uuid), \(account.displayName.value), \(account.createdAt))
-                """)
-            try await PasskeyCredentialRow.insert(credential, on: connection)
-            try await connection.query(
-                """
-                INSERT INTO account_emails (id, account_id, email, normalized_email, created_at, language, verified_at)
-                VALUES (\(email.id), \(account.id.uuid), \(email.email.value), \(email.email.normalized),
-                        \(account.createdAt), \(email.language.rawValue), \(email.verifiedAt))
-                """)
-            try await PostgresSessionRepository.insert(session, on: connection)
-            if let verification {
-                try await PostgresEmailCodeRepository.store(
-                    verification, accountID: account.id, to: email.email, on: connection)
-            }
-            try await PostgresAccountEvents.insert(events, on: connection)
-            return .completed
-        }
-    }
 }

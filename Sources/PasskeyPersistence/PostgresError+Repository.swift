@@ -26,6 +26,7 @@ extension PostgresError {
         "account_emails_account_id_fkey", "password_credentials_account_id_fkey",
         "passkey_credentials_account_id_fkey", "authentication_sessions_account_id_fkey",
         "passkey_registration_challenges_account_id_fkey", "recovery_codes_account_id_fkey",
+        "email_codes_account_id_fkey", "account_events_account_id_fkey",
     ]
 }
 

@@ -42,14 +42,30 @@ package struct PostgresMailOutboxRepository: MailOutboxRepository {
         }
     }
 
+    package func release(ids: [UUID]) async throws(RepositoryError) {
+        guard !ids.isEmpty else { return }
+        try await pool.run { connection async throws(PostgresError) in
+            for id in ids {
+                try await connection.query(
+                    "UPDATE mail_outbox SET leased_until = NULL WHERE id = \(id) AND sent_at IS NULL")
+            }
+        }
+    }
+
     package func markSent(id: UUID) async throws(RepositoryError) {
         try await pool.run { connection async throws(PostgresError) in
             try await connection.query(
                 """
                 UPDATE mail_outbox SET sent_at = now(), body = NULL, leased_until = NULL, attempts = attempts + 1
-                WHERE id = \(id)
+                WHERE id = \(id) AND sent_at IS NULL AND abandoned_at IS NULL
                 """)
         }
+    }
+
+    /// `last_error` holds at most 500 characters as PostgreSQL counts them (Unicode scalars): a
+    /// cut by Swift `Character`s would let combining marks overflow the column.
+    static func cut(_ error: String) -> String {
+        String(String.UnicodeScalarView(error.unicodeScalars.prefix(500)))
     }
 
     package func reschedule(
@@ -58,7 +74,7 @@ package struct PostgresMailOutboxRepository: MailOutboxRepository {
         try await pool.run { connection async throws(PostgresError) in
             try await connection.query(
                 """
-                UPDATE mail_outbox SET attempts = \(attempts), last_error = \(String(lastError.prefix(500))),
+                UPDATE mail_outbox SET attempts = \(attempts), last_error = \(Self.cut(lastError)),
                     next_attempt_at = \(nextAttemptAt), leased_until = NULL
                 WHERE id = \(id) AND sent_at IS NULL AND abandoned_at IS NULL
                 """)
@@ -70,7 +86,7 @@ package struct PostgresMailOutboxRepository: MailOutboxRepository {
             try await connection.query(
                 """
                 UPDATE mail_outbox SET abandoned_at = now(), body = NULL, attempts = \(attempts),
-                    last_error = \(String(lastError.prefix(500))), leased_until = NULL
+                    last_error = \(Self.cut(lastError)), leased_until = NULL
                 WHERE id = \(id) AND sent_at IS NULL AND abandoned_at IS NULL
                 """)
         }

@@ -85,7 +85,6 @@ package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRep
             // both win); the session exists only if both did, and its `sign-in` event only with it
             // (a CTE of the same statement: no extra round trip). The counter keeps the maximum.
             let s = session
-            let e = event
             let result = try await connection.query(
                 """
                 WITH c AS (
@@ -107,12 +106,7 @@ package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRep
                     FROM u
                     RETURNING id, account_id
                 ), e AS (
-                    INSERT INTO account_events
-                        (id, account_id, kind, occurred_at, client_address, user_agent, method, credential_id,
-                         session_id)
-                    SELECT \(e.id.uuid), s.account_id, \(e.kind.rawValue), \(e.occurredAt), \(e.clientAddress),
-                           \(e.userAgent), \(e.activity.method), \(bytes: credentialID.bytes), s.id
-                    FROM s
+                    \(fragment: AccountEventStatement.insert(event, from: "s"))
                 )
                 SELECT EXISTS (SELECT 1 FROM c) AS consumed, EXISTS (SELECT 1 FROM s) AS recorded
                 """)

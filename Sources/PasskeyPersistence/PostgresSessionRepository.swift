@@ -15,32 +15,37 @@ package struct PostgresSessionRepository: SessionRepository {
         }
     }
 
-    package func createSession(_ s: AuthenticationSession, event: AccountEvent) async throws(RepositoryError) {
-        let isPasswordSignIn = event.activity == .signIn(.password, credentialID: nil)
+    package func createSession(
+        _ s: AuthenticationSession, event: AccountEvent, whilePasswordHashIs passwordHash: String
+    ) async throws(RepositoryError) -> Bool {
         try await pool.run { connection async throws(PostgresError) in
             // One statement, one commit: the session and its sign-in event exist together or not
-            // at all. `had_passkey` (password sign-ins) is read in it too.
+            // at all (the sign-in's hot path; docs/architecture.md, "The unit of work"), and only
+            // while the password that verified is still the account's. `FOR SHARE` makes a change
+            // of the password that is under way wait for this statement's commit or this
+            // statement wait for the change's: the take-back and `PUT /v1/account/password` then
+            // revoke this session in their next statement, or this finds no password and writes
+            // nothing (security round 4, finding 1).
             try await connection.query(
                 """
-                WITH s AS (
+                WITH p AS (
+                    SELECT account_id FROM password_credentials
+                    WHERE account_id = \(s.accountID.uuid) AND password_hash = \(passwordHash)
+                    FOR SHARE
+                ), s AS (
                     INSERT INTO authentication_sessions
                         (id, account_id, token_digest, method, credential_id, created_at, expires_at, revoked_at)
-                    VALUES (\(s.id.uuid), \(s.accountID.uuid), \(bytes: s.tokenDigest), \(s.method.rawValue),
-                            \(s.credentialID.map { PostgresBytes($0.bytes) }), \(s.createdAt), \(s.expiresAt),
-                            \(s.revokedAt))
+                    SELECT \(s.id.uuid), p.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue),
+                           \(s.credentialID.map { PostgresBytes($0.bytes) }), \(s.createdAt), \(s.expiresAt),
+                           \(s.revokedAt)
+                    FROM p
                     RETURNING account_id
+                ), e AS (
+                    \(fragment: AccountEventStatement.insert(event, from: "s"))
                 )
-                INSERT INTO account_events
-                    (id, account_id, kind, occurred_at, client_address, user_agent, method, credential_id, session_id,
-                     had_passkey)
-                SELECT \(event.id.uuid), s.account_id, \(event.kind.rawValue), \(event.occurredAt),
-                       \(event.clientAddress), \(event.userAgent), \(event.activity.method),
-                       \(event.activity.credentialID.map { PostgresBytes($0.bytes) }), \(event.sessionID?.uuid),
-                       CASE WHEN \(isPasswordSignIn)
-                            THEN EXISTS (SELECT 1 FROM passkey_credentials p WHERE p.account_id = s.account_id)
-                       END
-                FROM s
-                """)
+                SELECT EXISTS (SELECT 1 FROM s) AS created
+                """
+            ).first?.decode(Bool.self, column: "created") ?? false
         }
     }
 
@@ -76,14 +81,6 @@ package struct PostgresSessionRepository: SessionRepository {
         }
     }
 
-    package func revokeSession(id: SessionID, at date: Date) async throws(RepositoryError) -> Bool {
-        try await pool.run { connection async throws(PostgresError) in
-            let result = try await connection.query(
-                "UPDATE authentication_sessions SET revoked_at = \(date) WHERE id = \(id.uuid) AND revoked_at IS NULL")
-            return result.affectedRows == 1
-        }
-    }
-
     package func activeSessions(accountID: AccountID, now: Date) async throws(RepositoryError)
         -> [AuthenticationSession]
     {
@@ -109,56 +106,4 @@ package struct PostgresSessionRepository: SessionRepository {
             }
         }
     }
-
-    package func revokeSession(id: SessionID, accountID: AccountID, now: Date, event: AccountEvent)
-        async throws(RepositoryError) -> Bool
-    {
-        try await pool.run { connection async throws(PostgresError) in
-            let result = try await connection.query(
-                """
-                WITH r AS (
-                    UPDATE authentication_sessions SET revoked_at = \(now)
-                    WHERE id = \(id.uuid) AND account_id = \(accountID.uuid) AND revoked_at IS NULL
-                      AND expires_at > \(now)
-                    RETURNING id
-                ), e AS (
-                    \(unescaped: Self.insertEvent)
-                    SELECT \(event.id.uuid), \(event.accountID.uuid), \(event.kind.rawValue), \(event.occurredAt),
-                           \(event.clientAddress), \(event.userAgent), \(event.activity.method), \(event.sessionID?.uuid)
-                    WHERE EXISTS (SELECT 1 FROM r)
-                )
-                SELECT count(*) AS ended FROM r
-                """)
-            return try result.first?.decode(Int.self, column: "ended") == 1
-        }
-    }
-
-    package func revokeOtherSessions(accountID: AccountID, keeping: SessionID, now: Date, event: AccountEvent)
-        async throws(RepositoryError) -> Int
-    {
-        try await pool.run { connection async throws(PostgresError) in
-            let result = try await connection.query(
-                """
-                WITH r AS (
-                    UPDATE authentication_sessions SET revoked_at = \(now)
-                    WHERE account_id = \(accountID.uuid) AND id <> \(keeping.uuid) AND revoked_at IS NULL
-                      AND expires_at > \(now)
-                    RETURNING id
-                ), e AS (
-                    \(unescaped: Self.insertEvent)
-                    SELECT \(event.id.uuid), \(event.accountID.uuid), \(event.kind.rawValue), \(event.occurredAt),
-                           \(event.clientAddress), \(event.userAgent), \(event.activity.method), \(event.sessionID?.uuid)
-                    WHERE EXISTS (SELECT 1 FROM r)
-                )
-                SELECT count(*) AS ended FROM r
-                """)
-            return try result.first?.decode(Int.self, column: "ended") ?? 0
-        }
-    }
-
-    /// The column list of a `sessions.ended` event (no passkey, no `had_passkey`).
-    private static let insertEvent: StaticString = """
-        INSERT INTO account_events
-            (id, account_id, kind, occurred_at, client_address, user_agent, method, session_id)
-        """
 }

@@ -8,51 +8,57 @@ import Testing
 /// `RecentSignInRequirementTests`').
 @Suite struct AccountDeletionUseCaseTests {
     private struct Fixture {
-        let accounts = InMemoryAccountRepository()
-        let clock = FixedClock()
-        let account = DomainFixtures.account()
-        var useCase: AccountDeletionUseCase {
-            AccountDeletionUseCase(accounts: accounts, clock: FixedClock())
+        let store = InMemoryStore()
+        let account: Account
+        var useCase: AccountDeletionUseCase { AccountDeletionUseCase(store: store, clock: FixedClock()) }
+
+        init() {
+            account = store.addAccount(email: "sora@example.com", passwordHash: "h")
+            store.add(DomainFixtures.passkey(accountID: account.id))
         }
 
-        init() async throws {
-            try await accounts.createPasswordAccount(
-                account, email: DomainFixtures.email("sora@example.com", accountID: account.id),
-                password: PasswordCredential(
-                    accountID: account.id, passwordHash: "h", createdAt: clock.now, updatedAt: clock.now))
-        }
-
-        func session() -> RecentSession { .signedIn(account) }
+        func session() -> RecentSession { .signedIn(account, in: store) }
     }
 
-    @Test func theAccountIsDeletedAndItsEmailIsFreeAgain() async throws {
-        let f = try await Fixture()
+    @Test func theAccountIsDeletedWithEverythingItOwnsAndItsEmailIsFreeAgain() async throws {
+        let f = Fixture()
         try await f.useCase.execute(session: f.session(), origin: .example)
-        #expect(try await f.accounts.accountSummary(id: f.account.id) == nil)
-        let again = DomainFixtures.account()
-        try await f.accounts.createPasswordAccount(
-            again, email: DomainFixtures.email("sora@example.com", accountID: again.id),
-            password: PasswordCredential(accountID: again.id, passwordHash: "h", createdAt: Date(), updatedAt: Date()))
+        let tables = f.store.tables
+        #expect(tables.accounts.isEmpty && tables.emails.isEmpty && tables.passwords.isEmpty)
+        #expect(tables.passkeys.isEmpty)
+        #expect(tables.accountID(normalizedEmail: "sora@example.com") == nil)
     }
 
     @Test func anAccountDeletedAlreadyIsNotFound() async throws {
-        let f = try await Fixture()
+        let f = Fixture()
         try await f.useCase.execute(session: f.session(), origin: .example)
         await #expect(throws: AccountManagementError.notFound) {
             try await f.useCase.execute(session: f.session(), origin: .example)
         }
     }
 
+    @Test func aVerifiedAddressGetsTheNoticeWhichOutlivesTheAccount() async throws {
+        let store = InMemoryStore()
+        let account = store.addAccount(email: "sora@example.com", verified: true, language: .japanese)
+        var policy = PasskeyPolicy()
+        policy.mail = MailPolicy(enabled: true)
+        let notifier = SecurityNotifier(policy: policy, random: SequentialRandomGenerator())
+        try await AccountDeletionUseCase(store: store, notifier: notifier, clock: FixedClock())
+            .execute(session: .signedIn(account, in: store), origin: .example)
+        #expect(store.outbox.map(\.recipient.value) == ["sora@example.com"])
+        #expect(store.tables.accounts.isEmpty)
+    }
+
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
-        let f = try await Fixture()
-        f.accounts.failNext(.unavailable)
+        let f = Fixture()
+        f.store.failNext(.unavailable)
         await #expect(throws: AccountManagementError.unavailable) {
             try await f.useCase.execute(session: f.session(), origin: .example)
         }
-        f.accounts.failNext(.scripted("deleteAccount"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("deleteAccount"))) {
+        f.store.failNext(.scripted("delete"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("delete"))) {
             try await f.useCase.execute(session: f.session(), origin: .example)
         }
-        #expect(try await f.accounts.accountSummary(id: f.account.id) != nil)
+        #expect(f.store.tables.accounts[f.account.id] != nil)
     }
 }

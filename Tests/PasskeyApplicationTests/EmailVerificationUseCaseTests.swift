@@ -4,11 +4,10 @@ import PasskeyDomain
 import PasskeyTestSupport
 import Testing
 
-/// Proving the current address and changing it, branch by branch on in-memory ports.
+/// Proving the current address, branch by branch on the in-memory store.
 @Suite struct EmailVerificationUseCaseTests {
     private struct Fixture {
-        let codes = InMemoryEmailCodeRepository()
-        let accounts = InMemoryAccountRepository()
+        let store = InMemoryStore()
         let limits = InMemoryRateLimitRepository()
         let clock = FixedClock()
         let random = SequentialRandomGenerator()
@@ -21,27 +20,22 @@ import Testing
         }
 
         func setUp() async throws {
-            try await accounts.createPasswordAccount(
-                account, email: AccountEmail(accountID: account.id, email: email),
-                password: PasswordCredential(
-                    accountID: account.id, passwordHash: "$argon2id$x", createdAt: clock.now, updatedAt: clock.now))
-            codes.register(account, email: email)
+            store.addAccount(account, email: email.value, passwordHash: "$argon2id$x")
         }
 
         var maker: EmailCodeMaker { EmailCodeMaker(random: random, digester: PlainDigester()) }
         var verification: EmailVerificationUseCase {
             EmailVerificationUseCase(
-                codes: codes, accounts: accounts, rateLimits: limits, maker: maker,
+                store: store, accounts: store, rateLimits: limits, maker: maker,
                 composer: MailComposer(relyingPartyName: "Example"), policy: policy, clock: clock, gate: AttemptGate())
         }
         var session: ActiveSession {
-            ActiveSession(
-                session: DomainFixtures.session(accountID: account.id, createdAt: clock.now), account: account)
+            .signedIn(account, at: clock.now, in: store)
         }
 
         /// The code of the newest mail.
         var mailedCode: String? {
-            codes.mails.last?.body.split(separator: "\n").map(String.init).first { $0.count == 6 && Int($0) != nil }
+            store.outbox.last?.body.split(separator: "\n").map(String.init).first { $0.count == 6 && Int($0) != nil }
         }
 
         func confirm(_ code: String) async -> EmailFlowError? {
@@ -68,9 +62,10 @@ import Testing
         try await f.setUp()
         #expect(await f.request() == nil)
         let code = try #require(f.mailedCode)
-        #expect(f.codes.mails.last?.notAfter == f.clock.now.addingTimeInterval(600))
+        #expect(f.store.outbox.last?.notAfter == f.clock.now.addingTimeInterval(600))
         #expect(await f.confirm(code) == nil)
-        #expect(f.codes.address(of: f.account.id)?.verified == true)
+        #expect(f.store.tables.emails[f.account.id]?.verifiedAt == f.clock.now)
+        #expect(f.store.events.map(\.activity) == [.emailVerified])
         #expect(f.limits.countedAttempts == 0)
         #expect(await f.confirm(code) == .alreadyVerified)
         #expect(await f.request() == .alreadyVerified)
@@ -122,6 +117,6 @@ import Testing
         try await f.setUp()
         #expect(await f.request() == .mailUnavailable)
         #expect(await f.confirm("123456") == .mailUnavailable)
-        #expect(f.codes.codes.isEmpty)
+        #expect(f.store.tables.emailCodes.isEmpty)
     }
 }

@@ -10,26 +10,33 @@ import Testing
     private static let agent = SupportAgentName("Mika (desk 3)")!
 
     private struct Fixture {
-        let codes = InMemoryRecoveryCodeRepository()
+        let codes = InMemoryStore()
         let random = SequentialRandomGenerator()
         let clock = FixedClock()
-        let account = DomainFixtures.account()
+        let account: Account
         var useCase: OperatorRecoveryCodeUseCase {
             var policy = PasskeyPolicy()
             policy.operatorRecoveryCodeLifetime = 3600
             return OperatorRecoveryCodeUseCase(
-                recoveryCodes: codes, random: random, digester: PlainDigester(), policy: policy,
+                store: codes, random: random, digester: PlainDigester(), policy: policy,
                 clock: clock)
         }
 
-        init() { codes.register(account, normalizedEmail: "riku@example.com") }
+        init() { account = codes.addAccount(email: "riku@example.com") }
+
+        var storedCodes: [StoredRecoveryCode] { codes.tables.recoveryCodes.map(\.code) }
+
+        /// The issuers the `recovery-code.issued` events name.
+        var issuers: [SupportAgentName] {
+            codes.events.compactMap { if case .recoveryCodeIssued(let issuer) = $0.activity { issuer } else { nil } }
+        }
     }
 
     @Test func oneExpiringOperatorCodeIsStoredNextToTheUsersSet() async throws {
         let f = Fixture()
         let own = StoredRecoveryCode(
             id: UUID(), accountID: f.account.id, digest: [9], source: .user, createdAt: f.clock.now, expiresAt: nil)
-        _ = try await f.codes.replaceCodes(accountID: f.account.id, with: [own])
+        f.codes.add(own)
 
         let issued = try await f.useCase.execute(email: " Riku@Example.com ", issuedBy: Self.agent)
 
@@ -37,7 +44,7 @@ import Testing
         #expect(issued.expiresAt == f.clock.now.addingTimeInterval(3600))
         let code = try #require(RecoveryCode(presented: issued.code))
         #expect(issued.code == code.formatted)
-        let stored = f.codes.storedCodes
+        let stored = f.storedCodes
         #expect(stored.count == 2)
         #expect(stored.first == own)
         let added = try #require(stored.last)
@@ -46,23 +53,23 @@ import Testing
         #expect(added.source == .operator)
         #expect(added.createdAt == f.clock.now)
         #expect(added.expiresAt == issued.expiresAt)
-        #expect(f.codes.issuers == [Self.agent])
+        #expect(f.issuers == [Self.agent])
     }
 
     @Test func issuingVoidsTheEarlierUnusedOperatorCodeButNotTheUsersSet() async throws {
         let f = Fixture()
         let own = StoredRecoveryCode(
             id: UUID(), accountID: f.account.id, digest: [9], source: .user, createdAt: f.clock.now, expiresAt: nil)
-        _ = try await f.codes.replaceCodes(accountID: f.account.id, with: [own])
+        f.codes.add(own)
         let first = try await f.useCase.execute(email: "riku@example.com", issuedBy: Self.agent)
         let other = SupportAgentName("Jun")!
         let second = try await f.useCase.execute(email: "riku@example.com", issuedBy: other)
 
         #expect(first.code != second.code)
-        let stored = f.codes.storedCodes
+        let stored = f.storedCodes
         #expect(stored.map(\.source) == [.user, .operator])
         #expect(stored.last?.digest == Array(try #require(RecoveryCode(presented: second.code)).canonical.utf8))
-        #expect(f.codes.issuers == [Self.agent, other])
+        #expect(f.issuers == [Self.agent, other])
     }
 
     @Test func aMalformedEmailIsInvalidAndAnUnknownOneUnknown() async throws {
@@ -73,7 +80,7 @@ import Testing
         await #expect(throws: OperatorRecoveryCodeError.unknownEmail) {
             try await f.useCase.execute(email: "nobody@example.com", issuedBy: Self.agent)
         }
-        #expect(f.codes.storedCodes.isEmpty)
+        #expect(f.storedCodes.isEmpty)
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
@@ -82,10 +89,10 @@ import Testing
         await #expect(throws: OperatorRecoveryCodeError.unavailable) {
             try await f.useCase.execute(email: "riku@example.com", issuedBy: Self.agent)
         }
-        f.codes.failNext(.scripted("addOperatorCode"))
-        await #expect(throws: OperatorRecoveryCodeError.internalFailure(cause: .scripted("addOperatorCode"))) {
+        f.codes.failNext(.scripted("lock"))
+        await #expect(throws: OperatorRecoveryCodeError.internalFailure(cause: .scripted("lock"))) {
             try await f.useCase.execute(email: "riku@example.com", issuedBy: Self.agent)
         }
-        #expect(f.codes.storedCodes.isEmpty)
+        #expect(f.storedCodes.isEmpty)
     }
 }

@@ -8,8 +8,8 @@ import Testing
 extension PasskeyAccountRegistrationFinishUseCaseTests {
     @Test func aRegisteredCredentialIsReportedBeforeATakenEmail() async throws {
         let f = Fixture()
-        f.registrations.takeEmail("mika@example.com")
-        f.registrations.registerCredentialID(DomainFixtures.credentialID([7, 7, 7]))
+        f.takeEmail("mika@example.com")
+        f.registerCredentialID(DomainFixtures.credentialID([7, 7, 7]))
         let registration = try await f.registration()
         await #expect(throws: PasskeyAccountRegistrationFinishError.credentialExists) {
             try await f.finish(registration.id, email: "mika@example.com", credentialID: [7, 7, 7])
@@ -35,19 +35,19 @@ extension PasskeyAccountRegistrationFinishUseCaseTests {
         await #expect(throws: PasskeyAccountRegistrationFinishError.registrationUnavailable) {
             try await f.finish(registration.id)
         }
-        #expect(f.registrations.failedFinishes(id: registration.id) == 5)
-        #expect(f.registrations.created.isEmpty)
+        #expect(f.failedFinishes(id: registration.id) == 5)
+        #expect(f.created.isEmpty)
     }
 
     @Test func everyFailureAfterTheLookUpCountsAndNoneBeforeIt() async throws {
         let f = Fixture()
-        f.registrations.takeEmail("taken@example.com")
-        f.registrations.registerCredentialID(DomainFixtures.credentialID([9, 9, 9]))
+        f.takeEmail("taken@example.com")
+        f.registerCredentialID(DomainFixtures.credentialID([9, 9, 9]))
         let registration = try await f.registration(email: "mika@example.com")
         await #expect(throws: PasskeyAccountRegistrationFinishError.invalidRequest(field: "email")) {
             try await f.finish(registration.id, email: "no at sign")
         }
-        #expect(f.registrations.failedFinishes(id: registration.id) == 0)
+        #expect(f.failedFinishes(id: registration.id) == 0)
         await #expect(throws: PasskeyAccountRegistrationFinishError.registrationMismatch) {
             try await f.finish(registration.id, email: "other@example.com")
         }
@@ -58,14 +58,14 @@ extension PasskeyAccountRegistrationFinishUseCaseTests {
         await #expect(throws: PasskeyAccountRegistrationFinishError.emailTaken) {
             try await f.finish(open.id, email: "taken@example.com")
         }
-        #expect(f.registrations.failedFinishes(id: registration.id) == 2)
-        #expect(f.registrations.failedFinishes(id: open.id) == 1)
+        #expect(f.failedFinishes(id: registration.id) == 2)
+        #expect(f.failedFinishes(id: open.id) == 1)
     }
 
     @Test func aTakenEmailCountsAgainstTheAddressSignupBudget() async throws {
         var f = Fixture()
         f.signupLimit = 2
-        f.registrations.takeEmail("taken@example.com")
+        f.takeEmail("taken@example.com")
         let first = try await f.registration()
         let second = try await f.registration()
         // A verification failure is not a sign-up: it does not touch the budget.
@@ -83,7 +83,7 @@ extension PasskeyAccountRegistrationFinishUseCaseTests {
         await #expect(throws: PasskeyAccountRegistrationFinishError.rateLimited(retryAfter: 900)) {
             try await f.finish(second.id, email: "taken@example.com")
         }
-        #expect(f.registrations.failedFinishes(id: second.id) == 2)
+        #expect(f.failedFinishes(id: second.id) == 2)
         // Over the budget nothing is refused but the taken email: a free one still signs up.
         let finish = try await f.finish(second.id, email: "free@example.com")
         #expect(finish.session.account.id == second.prospectiveAccountID)

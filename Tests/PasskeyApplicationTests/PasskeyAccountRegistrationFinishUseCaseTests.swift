@@ -8,7 +8,7 @@ import Testing
 /// passkey and first session together); every other failure leaves it usable for a retry.
 @Suite struct PasskeyAccountRegistrationFinishUseCaseTests {
     struct Fixture {
-        let registrations = InMemoryAccountRegistrationRepository()
+        let registrations = InMemoryStore()
         let verifier = ScriptedCredentialVerifier()
         let tokens = SequentialTokenGenerator()
         let random = SequentialRandomGenerator()
@@ -19,7 +19,8 @@ import Testing
 
         var useCase: PasskeyAccountRegistrationFinishUseCase {
             PasskeyAccountRegistrationFinishUseCase(
-                registrations: registrations, verifier: verifier, names: FixedAuthenticatorNames(),
+                registrations: registrations, store: registrations, verifier: verifier,
+                names: FixedAuthenticatorNames(),
                 issuer: SessionIssuer(tokens: tokens, random: random, lifetime: policy.sessionLifetime),
                 limiter: AddressRateLimiter(repository: rateLimits, limitPerMinute: 0, signupLimit: signupLimit),
                 policy: policy, clock: clock)
@@ -49,6 +50,38 @@ import Testing
                 name: name, residentKey: true, clientAddress: "192.0.2.7")
         }
 
+        /// What one completed registration wrote: its account, address, passkey and first session.
+        struct Created {
+            let account: Account
+            let email: AccountEmail
+            let credential: PasskeyCredential
+            let session: AuthenticationSession
+        }
+
+        /// What every completed registration wrote (accounts with a passkey and a session).
+        var created: [Created] {
+            let tables = registrations.tables
+            return tables.accounts.values.compactMap { account in
+                guard let email = tables.emails[account.id], let credential = tables.passkeys(of: account.id).first,
+                    let session = tables.sessions.values.first(where: { $0.accountID == account.id })
+                else { return nil }
+                return Created(account: account, email: email, credential: credential, session: session)
+            }
+        }
+
+        /// An account elsewhere has this address.
+        func takeEmail(_ address: String) { registrations.addAccount(email: address) }
+
+        /// A passkey of another account has this credential ID.
+        func registerCredentialID(_ id: CredentialID) {
+            registrations.add(DomainFixtures.passkey(id: id, accountID: registrations.addAccount().id))
+        }
+
+        /// How many failing finishes were recorded for a registration.
+        func failedFinishes(id: RegistrationID) -> Int {
+            registrations.tables.accountRegistrations[id]?.failedFinishes ?? 0
+        }
+
         /// Whether the registration can still be finished.
         func isUsable(_ id: RegistrationID) async throws -> Bool {
             try await registrations.usableAccountRegistration(id: id, now: clock.now) != nil
@@ -64,9 +97,9 @@ import Testing
         #expect(expectation.challenge == registration.challenge)
         #expect(expectation.requireUserPresence)
         #expect(expectation.requireUserVerification)
-        #expect(f.registrations.registration(id: registration.id)?.completedAt == f.clock.now)
-        let created = try #require(f.registrations.created.first)
-        #expect(f.registrations.created.count == 1)
+        #expect(f.registrations.tables.accountRegistrations[registration.id]?.completedAt == f.clock.now)
+        let created = try #require(f.created.first)
+        #expect(f.created.count == 1)
         #expect(created.account.id == registration.prospectiveAccountID)
         #expect(created.account.displayName.value == "Mika")
         #expect(created.account.createdAt == f.clock.now)
@@ -84,6 +117,12 @@ import Testing
         #expect(finish.session.method == .passkey)
         #expect(finish.session.expiresAt == created.session.expiresAt)
         #expect(SequentialTokenGenerator.digest(of: finish.session.accessToken) == created.session.tokenDigest)
+        // account.created (passkey) and passkey.added (sign-up), both by the first session.
+        #expect(
+            f.registrations.events.map(\.activity) == [
+                .accountCreated(.passkey), .passkeyAdded(.signUp, credentialID: created.credential.id),
+            ])
+        #expect(f.registrations.events.allSatisfy { $0.sessionID == created.session.id })
     }
 
     @Test func aPreferredPolicyDoesNotDemandVerification() async throws {
@@ -100,7 +139,7 @@ import Testing
         let registration = try await f.registration()
         let finish = try await f.finish(registration.id, email: "ren@example.com", displayName: "Ren")
         #expect(finish.session.account.displayName.value == "Ren")
-        #expect(f.registrations.created.first?.email.email.value == "ren@example.com")
+        #expect(f.created.first?.email.email.value == "ren@example.com")
     }
 
     @Test(arguments: [("no at sign", "Mika", "email"), ("mika@example.com", "", "displayName")])
@@ -131,7 +170,7 @@ import Testing
         await #expect(throws: PasskeyAccountRegistrationFinishError.registrationUnavailable) {
             try await f.finish(registration.id)
         }
-        #expect(f.registrations.created.isEmpty)
+        #expect(f.created.isEmpty)
     }
 
     @Test func aCompletedRegistrationIsUnavailable() async throws {
@@ -141,17 +180,18 @@ import Testing
         await #expect(throws: PasskeyAccountRegistrationFinishError.registrationUnavailable) {
             try await f.finish(registration.id, email: "other@example.com", credentialID: [8])
         }
-        #expect(f.registrations.created.count == 1)
+        #expect(f.created.count == 1)
     }
 
     @Test func aRegistrationCompletedByAConcurrentFinishIsUnavailable() async throws {
         let f = Fixture()
         let registration = try await f.registration()
-        f.registrations.raceNextCompletion()
+        let now = f.clock.now
+        f.registrations.raceNextTransaction { $0.accountRegistrations[registration.id]?.completedAt = now }
         await #expect(throws: PasskeyAccountRegistrationFinishError.registrationUnavailable) {
             try await f.finish(registration.id)
         }
-        #expect(f.registrations.created.isEmpty)
+        #expect(f.created.isEmpty)
     }
 
     @Test(arguments: [("other@example.com", "Mika"), ("mika@example.com", "Someone Else")])
@@ -175,12 +215,12 @@ import Testing
             try await f.finish(registration.id)
         }
         #expect(try await f.isUsable(registration.id))
-        #expect(f.registrations.created.isEmpty)
+        #expect(f.created.isEmpty)
     }
 
     @Test func aTakenEmailIsAConflictAndAnotherEmailMayBeTriedWithTheSameRegistration() async throws {
         let f = Fixture()
-        f.registrations.takeEmail("mika@example.com")
+        f.takeEmail("mika@example.com")
         let registration = try await f.registration()
         await #expect(throws: PasskeyAccountRegistrationFinishError.emailTaken) {
             try await f.finish(registration.id, email: "Mika@Example.com")
@@ -193,13 +233,13 @@ import Testing
     @Test func aRegisteredCredentialIsAConflictAndTheRegistrationStaysUsable() async throws {
         let f = Fixture()
         let taken = DomainFixtures.credentialID([7, 7, 7])
-        f.registrations.registerCredentialID(taken)
+        f.registerCredentialID(taken)
         let registration = try await f.registration()
         await #expect(throws: PasskeyAccountRegistrationFinishError.credentialExists) {
             try await f.finish(registration.id, credentialID: taken.bytes)
         }
         #expect(try await f.isUsable(registration.id))
-        #expect(f.registrations.created.isEmpty)
+        #expect(f.created.isEmpty)
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
@@ -217,8 +257,8 @@ import Testing
         let failures: [(RepositoryError, PasskeyAccountRegistrationFinishError)] = [
             (.unavailable, .unavailable),
             (
-                .scripted("completeAccountRegistration"),
-                .internalFailure(cause: .scripted("completeAccountRegistration"))
+                .scripted("complete"),
+                .internalFailure(cause: .scripted("complete"))
             ),
             (
                 .conflict(.other("accounts_pkey")),
@@ -226,10 +266,11 @@ import Testing
             ),
         ]
         for (failure, expected) in failures {
-            f.registrations.failNextCompletion(failure)
+            f.registrations.failNext(failure, afterCalls: 1)  // after the look-up, at the completion
             await #expect(throws: expected) { try await f.finish(registration.id) }
         }
         #expect(f.verifier.registrationExpectations.count == 3)
         #expect(try await f.isUsable(registration.id))
+        #expect(f.created.isEmpty && f.registrations.events.isEmpty)
     }
 }

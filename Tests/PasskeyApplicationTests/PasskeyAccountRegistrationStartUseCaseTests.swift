@@ -8,7 +8,7 @@ import Testing
 /// the start limit and the options of an account that does not exist yet.
 @Suite struct PasskeyAccountRegistrationStartUseCaseTests {
     private struct Fixture {
-        let registrations = InMemoryAccountRegistrationRepository()
+        let registrations = InMemoryStore()
         let limits = InMemoryRateLimitRepository()
         let random = SequentialRandomGenerator()
         let clock = FixedClock()
@@ -31,7 +31,7 @@ import Testing
     @Test func theFormFlowRecordsEmailAndNameAndOffersThem() async throws {
         let f = Fixture()
         let start = try await f.start(email: " Jiro@Example.com ", displayName: " Jiro ")
-        let stored = try #require(f.registrations.registration(id: start.registration.id))
+        let stored = try #require(f.registrations.tables.accountRegistrations[start.registration.id]?.registration)
         #expect(stored == start.registration)
         #expect(stored.email?.value == "Jiro@Example.com")
         #expect(stored.displayName?.value == "Jiro")
@@ -55,7 +55,7 @@ import Testing
     @Test func theSystemSheetFlowRecordsNeitherAndOffersEmptyNames() async throws {
         let f = Fixture()
         let start = try await f.start()
-        let stored = try #require(f.registrations.registration(id: start.registration.id))
+        let stored = try #require(f.registrations.tables.accountRegistrations[start.registration.id]?.registration)
         #expect(stored.email == nil)
         #expect(stored.displayName == nil)
         #expect(start.options.userName == "")
@@ -71,7 +71,7 @@ import Testing
             try await f.start(email: email, displayName: displayName)
         }
         #expect(f.limits.hits(on: "start:198.51.100.4") == 0)
-        #expect(f.registrations.all.isEmpty)
+        #expect(f.registrations.tables.accountRegistrations.values.map(\.registration).isEmpty)
     }
 
     @Test func theStartLimitRefusesAndStoresNothing() async throws {
@@ -81,7 +81,7 @@ import Testing
             try await f.start(email: "jiro@example.com")
         }
         #expect(f.limits.hits(on: "start:198.51.100.4") == 2)
-        #expect(f.registrations.all == [first.registration])
+        #expect(f.registrations.tables.accountRegistrations.values.map(\.registration) == [first.registration])
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {

@@ -4,83 +4,107 @@ import PasskeyDomain
 import PasskeyTestSupport
 import Testing
 
-/// Deleting a passkey (with the `RecentSession` the route kind proved): not found, and never the
-/// account's last way in.
+/// Deleting a passkey (with the `RecentSession` the route kind proved): not found, never the
+/// account's last way in, and the sessions it signed in end with it (except the caller's).
 @Suite struct PasskeyDeletionUseCaseTests {
     private struct Fixture {
-        let passkeys = InMemoryPasskeyCredentialRepository()
+        let store = InMemoryStore()
         let clock = FixedClock()
-        let account = DomainFixtures.account()
+        let account: Account
         let useCase: PasskeyDeletionUseCase
 
-        init() {
-            useCase = PasskeyDeletionUseCase(passkeys: passkeys, clock: FixedClock())
+        init(password: Bool = false) {
+            account = store.addAccount(passwordHash: password ? "h" : nil)
+            useCase = PasskeyDeletionUseCase(store: store, clock: clock)
         }
 
-        func session() -> RecentSession { .signedIn(account, method: .passkey) }
+        func session() -> RecentSession { .signedIn(account, method: .passkey, in: store) }
 
         /// `count` passkeys of the account, stored.
-        func passkeys(_ count: Int, of accountID: AccountID? = nil) async throws -> [PasskeyCredential] {
-            var stored: [PasskeyCredential] = []
-            for _ in 0..<count {
-                let passkey = DomainFixtures.passkey(accountID: accountID ?? account.id)
-                passkeys.seed(passkey)
-                stored.append(passkey)
+        func passkeys(_ count: Int, of accountID: AccountID? = nil) -> [PasskeyCredential] {
+            (0..<count).map { index in
+                let passkey = DomainFixtures.passkey(
+                    accountID: accountID ?? account.id, createdAt: clock.now.addingTimeInterval(Double(index)))
+                store.add(passkey)
+                return passkey
             }
-            return stored
         }
+
+        var stored: [PasskeyCredential] { store.tables.passkeys }
     }
 
-    @Test func aPasskeyIsDeletedKeepingTheCallersSession() async throws {
+    @Test func aPasskeyIsDeletedWithItsEventAndTheSessionsItSignedInEndExceptTheCallers() async throws {
         let f = Fixture()
-        let stored = try await f.passkeys(2)
+        let stored = f.passkeys(2)
         let session = f.session()
+        f.store.add(session.session)
+        var signedInWithIt = DomainFixtures.session(accountID: f.account.id, method: .passkey, createdAt: f.clock.now)
+        signedInWithIt = AuthenticationSession(
+            id: signedInWithIt.id, accountID: f.account.id, tokenDigest: signedInWithIt.tokenDigest, method: .passkey,
+            credentialID: stored[0].id, createdAt: f.clock.now, expiresAt: signedInWithIt.expiresAt)
+        f.store.add(signedInWithIt)
+        let passwordSession = f.store.signIn(f.account, at: f.clock.now)
         try await f.useCase.execute(session: session, credentialID: stored[0].id, origin: .example)
-        #expect(f.passkeys.all == [stored[1]])
-        #expect(f.passkeys.keptSessions == [session.session.id])
+        #expect(f.stored == [stored[1]])
+        let sessions = f.store.tables.sessions
+        #expect(sessions[signedInWithIt.id]?.revokedAt == f.clock.now)
+        #expect(sessions[session.session.id]?.revokedAt == nil)
+        #expect(sessions[passwordSession.id]?.revokedAt == nil)
+        #expect(f.store.events.map(\.activity) == [.passkeyDeleted(credentialID: stored[0].id)])
+        #expect(f.store.events.first?.sessionID == session.session.id)
     }
 
     @Test func theOnlyPasskeyOfAnAccountWithAPasswordMayGo() async throws {
-        let f = Fixture()
-        let stored = try await f.passkeys(1)
-        f.passkeys.setHasPassword(true, for: f.account.id)
+        let f = Fixture(password: true)
+        let stored = f.passkeys(1)
         try await f.useCase.execute(session: f.session(), credentialID: stored[0].id, origin: .example)
-        #expect(f.passkeys.all.isEmpty)
+        #expect(f.stored.isEmpty)
     }
 
-    @Test func theLastWayInIsRefused() async throws {
+    @Test func theLastWayInIsRefusedAndNothingIsRecorded() async throws {
         let f = Fixture()
-        let stored = try await f.passkeys(1)
+        let stored = f.passkeys(1)
         await #expect(throws: AccountManagementError.lastCredential) {
             try await f.useCase.execute(session: f.session(), credentialID: stored[0].id, origin: .example)
         }
-        #expect(f.passkeys.all == stored)
+        #expect(f.stored == stored)
+        #expect(f.store.events.isEmpty)
     }
 
     /// (A malformed ID in the path is the route's 404: `PathParameters.require`.)
     @Test func anUnknownOrOtherAccountsPasskeyIsNotFound() async throws {
         let f = Fixture()
-        let others = try await f.passkeys(2, of: AccountID())
-        _ = try await f.passkeys(2)
+        let other = f.store.addAccount()
+        let others = f.passkeys(2, of: other.id)
+        _ = f.passkeys(2)
         for credentialID in [others[0].id, DomainFixtures.credentialID()] {
             await #expect(throws: AccountManagementError.notFound) {
                 try await f.useCase.execute(session: f.session(), credentialID: credentialID, origin: .example)
             }
         }
-        #expect(f.passkeys.all.count == 4)
+        #expect(f.stored.count == 4)
+    }
+
+    @Test func anAccountDeletedMeanwhileIsNotFound() async throws {
+        let f = Fixture()
+        let stored = f.passkeys(2)
+        f.store.update { $0.accounts[f.account.id] = nil }
+        await #expect(throws: AccountManagementError.notFound) {
+            try await f.useCase.execute(session: f.session(), credentialID: stored[0].id, origin: .example)
+        }
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
         let f = Fixture()
-        let stored = try await f.passkeys(2)
-        f.passkeys.failNext(.unavailable)
+        let stored = f.passkeys(2)
+        f.store.failNext(.unavailable)
         await #expect(throws: AccountManagementError.unavailable) {
             try await f.useCase.execute(session: f.session(), credentialID: stored[0].id, origin: .example)
         }
-        f.passkeys.failNext(.scripted("deleteCredential"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("deleteCredential"))) {
+        f.store.failNext(.scripted("lock"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("lock"))) {
             try await f.useCase.execute(session: f.session(), credentialID: stored[0].id, origin: .example)
         }
-        #expect(f.passkeys.all == stored)
+        #expect(f.stored == stored)
     }
 }

@@ -12,20 +12,23 @@ import Testing
 
     private struct Fixture {
         let registrations = InMemoryPasskeyRegistrationRepository()
+        let store = InMemoryStore()
         let verifier = ScriptedCredentialVerifier()
         let clock = FixedClock()
-        let account = DomainFixtures.account()
+        let account: Account
         var policy = PasskeyPolicy(reauthenticationWindow: 600)
+
+        init() { account = store.addAccount() }
 
         var useCase: PasskeyRegistrationFinishUseCase {
             PasskeyRegistrationFinishUseCase(
-                registrations: registrations, verifier: verifier,
+                registrations: registrations, store: store, verifier: verifier,
                 names: FixedAuthenticatorNames([PasskeyRegistrationFinishUseCaseTests.aaguid: "Google Password Manager"]
                 ),
                 policy: policy, clock: clock)
         }
 
-        var session: ActiveSession { .signedIn(account, at: clock.now) }
+        var session: ActiveSession { .signedIn(account, at: clock.now, in: store) }
 
         /// A stored challenge of `accountID` (the fixture's account by default).
         func challenge(_ mode: RegistrationMode = .modal, of accountID: AccountID? = nil, lifetime: TimeInterval = 300)
@@ -69,8 +72,8 @@ import Testing
         #expect(expectation.requireUserPresence)
         #expect(expectation.requireUserVerification)
         #expect(expectation.verificationTime == f.clock.now)
-        let stored = try #require(f.registrations.credentials.first)
-        #expect(f.registrations.credentials.count == 1)
+        let stored = try #require(f.store.tables.passkeys.first)
+        #expect(f.store.tables.passkeys.count == 1)
         #expect(stored == finish.credential)
         #expect(stored.id == verified.credentialID)
         #expect(stored.accountID == f.account.id)
@@ -84,8 +87,8 @@ import Testing
         #expect(stored.createdAt == f.clock.now)
         #expect(stored.lastUsedAt == nil)
         // passkey.added (modal) with the passkey and the bearer session that added it.
-        let event = try #require(f.registrations.events.first)
-        #expect(f.registrations.events.count == 1)
+        let event = try #require(f.store.events.first)
+        #expect(f.store.events.count == 1)
         #expect(event.activity == .passkeyAdded(.modal, credentialID: stored.id))
         #expect(event.accountID == f.account.id)
         #expect(event.sessionID == session.session.id)
@@ -109,7 +112,7 @@ import Testing
         let finish = try await f.finish(challenge.id)
         #expect(finish.mode == .conditional)
         #expect(
-            f.registrations.events.map(\.activity) == [.passkeyAdded(.conditional, credentialID: finish.credential.id)])
+            f.store.events.map(\.activity) == [.passkeyAdded(.conditional, credentialID: finish.credential.id)])
         let expectation = try #require(f.verifier.registrationExpectations.first)
         #expect(!expectation.requireUserPresence)
         #expect(!expectation.requireUserVerification)
@@ -129,16 +132,16 @@ import Testing
     @Test func theFinishDoesNotAskForARecentSignInAgain() async throws {
         let f = Fixture()
         let challenge = try await f.challenge()
-        let old = ActiveSession.signedIn(f.account, at: f.clock.now.addingTimeInterval(-3600))
+        let old = ActiveSession.signedIn(f.account, at: f.clock.now.addingTimeInterval(-3600), in: f.store)
         _ = try await f.finish(challenge.id, session: old)
-        #expect(f.registrations.credentials.count == 1)
+        #expect(f.store.tables.passkeys.count == 1)
     }
 
     @Test func anUnknownChallengeIsUnavailableAndNothingIsVerified() async throws {
         let f = Fixture()
         await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) { try await f.finish(ChallengeID()) }
         #expect(f.verifier.registrationExpectations.isEmpty)
-        #expect(f.registrations.credentials.isEmpty)
+        #expect(f.store.tables.passkeys.isEmpty)
     }
 
     @Test func anExpiredChallengeIsUnavailable() async throws {
@@ -156,16 +159,16 @@ import Testing
         await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) {
             try await f.finish(challenge.id, credentialID: [4, 5, 6])
         }
-        #expect(f.registrations.credentials.count == 1)
+        #expect(f.store.tables.passkeys.count == 1)
     }
 
     @Test func anotherAccountsChallengeIsUnavailableAndStaysUsableForItsOwner() async throws {
         let f = Fixture()
-        let owner = DomainFixtures.account()
+        let owner = f.store.addAccount()
         let challenge = try await f.challenge(of: owner.id)
         await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) { try await f.finish(challenge.id) }
         #expect(f.registrations.challenge(id: challenge.id)?.consumedAt == nil)
-        let finish = try await f.finish(challenge.id, session: .signedIn(owner, at: f.clock.now))
+        let finish = try await f.finish(challenge.id, session: .signedIn(owner, at: f.clock.now, in: f.store))
         #expect(finish.credential.accountID == owner.id)
     }
 
@@ -182,7 +185,7 @@ import Testing
         await #expect(throws: PasskeyRegistrationFinishError.verificationFailed(reason)) {
             try await f.finish(challenge.id)
         }
-        #expect(f.registrations.credentials.isEmpty)
+        #expect(f.store.tables.passkeys.isEmpty)
         // Consumed before verification: a retry with the same challenge cannot pass.
         f.verifier.acceptRegistrations(as: ScriptedCredentialVerifier.verifiedRegistration())
         await #expect(throws: PasskeyRegistrationFinishError.challengeUnavailable) { try await f.finish(challenge.id) }
@@ -191,26 +194,26 @@ import Testing
     @Test func aCredentialRegisteredAlreadyIsAConflict() async throws {
         let f = Fixture()
         let existing = DomainFixtures.passkey(accountID: DomainFixtures.account().id)
-        f.registrations.seed(existing)
+        f.store.add(existing)
         f.verifier.acceptRegistrations(as: ScriptedCredentialVerifier.verifiedRegistration(credentialID: existing.id))
         await #expect(throws: PasskeyRegistrationFinishError.credentialExists) {
             try await f.finish(try await f.challenge().id)
         }
-        #expect(f.registrations.credentials == [existing])
-        #expect(f.registrations.events.isEmpty)  // a refused change writes no event
+        #expect(f.store.tables.passkeys == [existing])
+        #expect(f.store.events.isEmpty)  // a refused change writes no event
     }
 
     @Test func aFinishBeyondThePasskeyLimitStoresNothingAndConsumesTheChallenge() async throws {
         var f = Fixture()
         f.policy.maxPasskeysPerAccount = 2
-        f.registrations.seed(DomainFixtures.passkey(id: DomainFixtures.credentialID([9]), accountID: f.account.id))
+        f.store.add(DomainFixtures.passkey(id: DomainFixtures.credentialID([9]), accountID: f.account.id))
         // Another account's passkeys do not count against this one's.
-        f.registrations.seed(DomainFixtures.passkey(id: DomainFixtures.credentialID([8]), accountID: AccountID()))
-        f.registrations.seed(DomainFixtures.passkey(id: DomainFixtures.credentialID([7]), accountID: AccountID()))
+        f.store.add(DomainFixtures.passkey(id: DomainFixtures.credentialID([8]), accountID: AccountID()))
+        f.store.add(DomainFixtures.passkey(id: DomainFixtures.credentialID([7]), accountID: AccountID()))
         f.verifier.acceptRegistrations(
             as: ScriptedCredentialVerifier.verifiedRegistration(credentialID: DomainFixtures.credentialID([1])))
         _ = try await f.finish(try await f.challenge().id, credentialID: [1])
-        #expect(f.registrations.credentials.count(where: { $0.accountID == f.account.id }) == 2)
+        #expect(f.store.tables.passkeys.count(where: { $0.accountID == f.account.id }) == 2)
 
         f.verifier.acceptRegistrations(
             as: ScriptedCredentialVerifier.verifiedRegistration(credentialID: DomainFixtures.credentialID([2])))
@@ -218,10 +221,10 @@ import Testing
         await #expect(throws: PasskeyRegistrationFinishError.passkeyLimitReached) {
             try await f.finish(challenge.id, credentialID: [2])
         }
-        #expect(f.registrations.credentials.count(where: { $0.accountID == f.account.id }) == 2)
-        #expect(!f.registrations.credentials.contains { $0.id == DomainFixtures.credentialID([2]) })
+        #expect(f.store.tables.passkeys.count(where: { $0.accountID == f.account.id }) == 2)
+        #expect(!f.store.tables.passkeys.contains { $0.id == DomainFixtures.credentialID([2]) })
         #expect(f.registrations.challenge(id: challenge.id)?.consumedAt == f.clock.now)
-        #expect(f.registrations.events.count == 1)  // the first finish only
+        #expect(f.store.events.count == 1)  // the first finish only
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
@@ -234,21 +237,32 @@ import Testing
         ) {
             try await f.finish(ChallengeID())
         }
-        f.registrations.failNextInsert(.unavailable)
+        // In the transaction: after the account's lock and the count, the insert fails.
+        f.store.failNext(.unavailable, afterCalls: 2)
         await #expect(throws: PasskeyRegistrationFinishError.unavailable) {
             try await f.finish(try await f.challenge().id)
         }
-        f.registrations.failNextInsert(.scripted("addCredential"))
-        await #expect(throws: PasskeyRegistrationFinishError.internalFailure(cause: .scripted("addCredential"))) {
+        f.store.failNext(.scripted("insert"), afterCalls: 2)
+        await #expect(throws: PasskeyRegistrationFinishError.internalFailure(cause: .scripted("insert"))) {
             try await f.finish(try await f.challenge().id)
         }
-        f.registrations.failNextInsert(.conflict(.emailTaken))
+        f.store.failNext(.conflict(.emailTaken), afterCalls: 2)
         await #expect(
             throws: PasskeyRegistrationFinishError.internalFailure(
                 cause: FailureCause(RepositoryError.conflict(.emailTaken)))
         ) {
             try await f.finish(try await f.challenge().id)
         }
-        #expect(f.registrations.credentials.isEmpty)
+        #expect(f.store.tables.passkeys.isEmpty)
+        #expect(f.store.events.isEmpty && f.store.outbox.isEmpty)
+    }
+
+    @Test func anAccountDeletedUnderTheFinishIsUnauthorized() async throws {
+        let f = Fixture()
+        let challenge = try await f.challenge()
+        f.verifier.acceptRegistrations(as: ScriptedCredentialVerifier.verifiedRegistration())
+        f.store.update { $0.accounts[f.account.id] = nil }
+        await #expect(throws: PasskeyRegistrationFinishError.unauthorized) { try await f.finish(challenge.id) }
+        #expect(f.store.tables.passkeys.isEmpty)
     }
 }

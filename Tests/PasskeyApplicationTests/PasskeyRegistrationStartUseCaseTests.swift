@@ -8,7 +8,7 @@ import Testing
 /// `conditional`, the start limit, and the options built from the account.
 @Suite struct PasskeyRegistrationStartUseCaseTests {
     private struct Fixture {
-        let accounts = InMemoryAccountRepository()
+        let accounts = InMemoryStore()
         let registrations = InMemoryPasskeyRegistrationRepository()
         let limits = InMemoryRateLimitRepository()
         let random = SequentialRandomGenerator()
@@ -25,10 +25,12 @@ import Testing
         }
 
         init() async throws {
-            try await accounts.createPasswordAccount(
-                account, email: DomainFixtures.email("Hanako@Example.com", accountID: account.id),
-                password: PasswordCredential(
-                    accountID: account.id, passwordHash: "hash:pw", createdAt: clock.now, updatedAt: clock.now))
+            accounts.addAccount(account, email: "Hanako@Example.com", passwordHash: "hash:pw")
+        }
+
+        /// The account's passkeys are exactly `passkeys`.
+        func setPasskeys(_ passkeys: [PasskeyCredential]) {
+            accounts.update { $0.passkeys = passkeys }
         }
 
         /// A session of the account that signed in `age` seconds ago.
@@ -46,7 +48,7 @@ import Testing
     @Test func modalStartStoresAChallengeForTheAccountAndOffersItsOptions() async throws {
         let f = try await Fixture()
         let passkeys = [DomainFixtures.passkey(accountID: f.account.id, transports: ["usb"])]
-        f.accounts.setPasskeys(passkeys, for: f.account.id)
+        f.setPasskeys(passkeys)
         let start = try await f.start(f.session(), .modal)
 
         let stored = try #require(f.registrations.challenge(id: start.challengeID))
@@ -127,9 +129,9 @@ import Testing
         let passkeys = (1...3).map {
             DomainFixtures.passkey(id: DomainFixtures.credentialID([UInt8($0)]), accountID: f.account.id)
         }
-        f.accounts.setPasskeys(Array(passkeys.prefix(2)), for: f.account.id)
+        f.setPasskeys(Array(passkeys.prefix(2)))
         _ = try await f.start(f.session(), mode)
-        f.accounts.setPasskeys(passkeys, for: f.account.id)
+        f.setPasskeys(passkeys)
         await #expect(throws: PasskeyRegistrationStartError.passkeyLimitReached) {
             try await f.start(f.session(), mode)
         }
@@ -172,7 +174,7 @@ import Testing
     /// The account deleted between the token's check and the start: 401, as if it were gone (spec v3).
     @Test func anAccountDeletedUnderTheStartIsUnauthorized() async throws {
         let f = try await Fixture()
-        _ = try await f.accounts.deleteAccount(id: f.account.id)
+        f.accounts.update { $0.cascadeDelete(f.account.id) }
         await #expect(throws: PasskeyRegistrationStartError.unauthorized) {
             try await f.start(f.session(), .modal)
         }

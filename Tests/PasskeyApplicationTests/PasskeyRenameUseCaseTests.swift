@@ -7,10 +7,14 @@ import Testing
 /// Renaming a passkey: only one of the signed-in account's own.
 @Suite struct PasskeyRenameUseCaseTests {
     private struct Fixture {
-        let passkeys = InMemoryPasskeyCredentialRepository()
-        let account = DomainFixtures.account()
-        var useCase: PasskeyRenameUseCase { PasskeyRenameUseCase(passkeys: passkeys) }
-        var session: ActiveSession { .signedIn(account, at: Date()) }
+        let passkeys = InMemoryStore()
+        let account: Account
+        var useCase: PasskeyRenameUseCase { PasskeyRenameUseCase(store: passkeys) }
+
+        init() {
+            account = passkeys.addAccount()
+        }
+        var session: ActiveSession { .signedIn(account, at: Date(), in: passkeys) }
 
         func rename(_ id: CredentialID, to name: String) async throws(AccountManagementError) -> PasskeyCredential {
             try await useCase.execute(session: session, credentialID: id, name: PasskeyName(name)!)
@@ -20,21 +24,23 @@ import Testing
     @Test func aPasskeyOfTheAccountIsRenamedAndReturned() async throws {
         let f = Fixture()
         let passkey = DomainFixtures.passkey(accountID: f.account.id, name: "iCloud Keychain")
-        f.passkeys.seed(passkey)
+        f.passkeys.add(passkey)
         let renamed = try await f.rename(passkey.id, to: "Personal iPhone")
         #expect(renamed.id == passkey.id)
         #expect(renamed.name.value == "Personal iPhone")
-        #expect(f.passkeys.all == [renamed])
+        #expect(f.passkeys.tables.passkeys == [renamed])
+        #expect(f.passkeys.events.map(\.activity) == [.passkeyRenamed(credentialID: passkey.id)])
     }
 
     @Test func anUnknownOrOtherAccountsPasskeyIsNotFoundAndKeepsItsName() async throws {
         let f = Fixture()
         let other = DomainFixtures.passkey(accountID: AccountID(), name: "YubiKey")
-        f.passkeys.seed(other)
+        f.passkeys.add(other)
         for id in [other.id, DomainFixtures.credentialID()] {
             await #expect(throws: AccountManagementError.notFound) { try await f.rename(id, to: "Mine now") }
         }
-        #expect(f.passkeys.all == [other])
+        #expect(f.passkeys.tables.passkeys == [other])
+        #expect(f.passkeys.events.isEmpty)
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
@@ -43,8 +49,8 @@ import Testing
         await #expect(throws: AccountManagementError.unavailable) {
             try await f.rename(DomainFixtures.credentialID(), to: "x")
         }
-        f.passkeys.failNext(.scripted("renameCredential"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("renameCredential"))) {
+        f.passkeys.failNext(.scripted("rename"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("rename"))) {
             try await f.rename(DomainFixtures.credentialID(), to: "x")
         }
     }

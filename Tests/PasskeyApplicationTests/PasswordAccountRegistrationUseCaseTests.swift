@@ -8,7 +8,7 @@ import Testing
 /// the account.
 @Suite struct PasswordAccountRegistrationUseCaseTests {
     private struct Fixture {
-        let accounts = InMemoryAccountRepository()
+        let accounts = InMemoryStore()
         let hasher = ScriptedPasswordHasher()
         let limits = InMemoryRateLimitRepository()
         let clock = FixedClock()
@@ -16,7 +16,7 @@ import Testing
 
         var useCase: PasswordAccountRegistrationUseCase {
             PasswordAccountRegistrationUseCase(
-                accounts: accounts, hasher: hasher,
+                store: accounts, hasher: hasher,
                 limiter: AddressRateLimiter(
                     repository: limits, limitPerMinute: 300, signupLimit: signupLimit, signupWindowSeconds: 900),
                 clock: clock)
@@ -40,6 +40,8 @@ import Testing
         #expect(summary.email.value == "Kenji@Example.com")
         #expect(summary.hasPassword)
         #expect(f.limits.hits(on: "signup:192.0.2.50") == 1)
+        #expect(f.accounts.events.map(\.activity) == [.accountCreated(.password)])
+        #expect(f.accounts.outbox.isEmpty)  // mail off: no verification code
     }
 
     @Test(arguments: [
@@ -125,14 +127,15 @@ import Testing
         }
         let failures: [(RepositoryError, PasswordAccountRegistrationError)] = [
             (.unavailable, .unavailable),
-            (.scripted("createPasswordAccount"), .internalFailure(cause: .scripted("createPasswordAccount"))),
+            (.scripted("insert"), .internalFailure(cause: .scripted("insert"))),
             (
                 .conflict(.credentialExists),
                 .internalFailure(cause: FailureCause(RepositoryError.conflict(.credentialExists)))
             ),
         ]
         for (failure, expected) in failures {
-            f.accounts.failNext(failure)
+            // After the account row: the transaction rolls back whatever it wrote.
+            f.accounts.failNext(failure, afterCalls: 1)
             await #expect(throws: expected) { try await f.register() }
         }
         #expect(try await f.accounts.passwordAccount(normalizedEmail: "kenji@example.com") == nil)

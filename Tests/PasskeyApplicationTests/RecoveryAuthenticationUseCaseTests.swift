@@ -7,22 +7,25 @@ import Testing
 /// Recovery sign-in branch by branch on in-memory ports.
 @Suite struct RecoveryAuthenticationUseCaseTests {
     private struct Fixture {
-        let codes = InMemoryRecoveryCodeRepository()
+        let codes = InMemoryStore()
         let limits = InMemoryRateLimitRepository()
         let clock = FixedClock()
         let tokens = SequentialTokenGenerator()
         let random = SequentialRandomGenerator()
-        let account = DomainFixtures.account()
+        let account: Account
         let policy = PasskeyPolicy(passwordFailuresPerEmail: 2, recoverySessionLifetime: 900)
 
         var useCase: RecoveryAuthenticationUseCase {
             RecoveryAuthenticationUseCase(
-                recoveryCodes: codes, rateLimits: limits, digester: PlainDigester(),
+                store: codes, rateLimits: limits, digester: PlainDigester(),
                 issuer: SessionIssuer(tokens: tokens, random: random, lifetime: 86_400), policy: policy,
                 clock: clock, gate: AttemptGate())
         }
 
-        init() { codes.register(account, normalizedEmail: "hanako@example.com") }
+        init() { account = codes.addAccount(email: "hanako@example.com") }
+
+        /// The sessions the sign-ins created.
+        var sessions: [AuthenticationSession] { Array(codes.tables.sessions.values) }
 
         /// Stores a code of `source` (expiring like an operator's when `expiresIn` is given).
         func store(_ code: RecoveryCode, source: RecoveryCodeSource = .user, expiresIn: TimeInterval? = nil)
@@ -31,7 +34,7 @@ import Testing
             let stored = StoredRecoveryCode(
                 id: UUID(), accountID: account.id, digest: Array(code.canonical.utf8), source: source,
                 createdAt: clock.now, expiresAt: expiresIn.map { clock.now.addingTimeInterval($0) })
-            _ = try await codes.replaceCodes(accountID: account.id, with: codes.storedCodes + [stored])
+            codes.add(stored)
         }
 
         /// The events of `kind` the repository wrote.
@@ -52,19 +55,20 @@ import Testing
     @Test func aCodeOpensAShortRecoverySessionOnceAndGivesItsAttemptBack() async throws {
         let f = Fixture()
         try await f.store(Self.code)
-        let (issued, source) = try await f.useCase.execute(
+        let done = try await f.useCase.execute(
             email: "hanako@example.com", code: Self.code.formatted.lowercased(), clientAddress: "192.0.2.1",
             origin: .example)
+        let (issued, source) = (done.session, done.source)
         #expect(issued.method == .recovery)
         #expect(issued.expiresAt == f.clock.now.addingTimeInterval(900))
         #expect(source == .user)
-        #expect(f.codes.sessions.map(\.method) == [.recovery])
+        #expect(f.sessions.map(\.method) == [.recovery])
         #expect(f.limits.countedAttempts == 0)
         #expect(await f.failure(Self.code.formatted) == .invalidCredentials)
         // sign-in (recovery) with the session it created; the double submit is no failure.
         let signIns = f.events(.signIn)
         #expect(signIns.map(\.activity) == [.signIn(.recovery, credentialID: nil)])
-        #expect(signIns.first?.sessionID == f.codes.sessions.first?.id)
+        #expect(signIns.first?.sessionID == f.sessions.first?.id)
         #expect(signIns.first?.accountID == f.account.id)
         #expect(signIns.first?.clientAddress == RequestOrigin.example.clientAddress)
         #expect(f.events(.signInFailed).isEmpty)
@@ -125,7 +129,7 @@ import Testing
         #expect(outcomes.filter { $0 == nil }.count == 1)
         #expect(outcomes.filter { $0 == .invalidCredentials }.count == 29)
         #expect(f.limits.countedAttempts == 0)
-        #expect(f.codes.sessions.count == 1)
+        #expect(f.sessions.count == 1)
     }
 
     @Test func anExpiredOperatorCodeIsRefused() async throws {

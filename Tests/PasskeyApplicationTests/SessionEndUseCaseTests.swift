@@ -9,15 +9,17 @@ import Testing
     static let origin = RequestOrigin(clientAddress: "198.51.100.7", userAgent: "Test/1.0")
 
     private struct Fixture {
-        let sessions = InMemorySessionRepository()
+        let sessions = InMemoryStore()
         let clock = FixedClock()
-        let account = DomainFixtures.account()
-        var useCase: SessionEndUseCase { SessionEndUseCase(sessions: sessions, clock: clock) }
+        let account: Account
+        var useCase: SessionEndUseCase { SessionEndUseCase(store: sessions, clock: clock) }
+
+        init() { account = sessions.addAccount() }
 
         /// A stored live session of `accountID` (the fixture's account by default).
         func session(of accountID: AccountID? = nil) async throws -> AuthenticationSession {
             let session = DomainFixtures.session(accountID: accountID ?? account.id, createdAt: clock.now)
-            try await sessions.createSession(session)
+            sessions.add(session)
             return session
         }
 
@@ -27,7 +29,7 @@ import Testing
 
         /// The IDs of the sessions still live now.
         var live: Set<SessionID> {
-            Set(sessions.all.filter { $0.revokedAt == nil && $0.expiresAt > clock.now }.map(\.id))
+            Set(sessions.tables.sessions.values.filter { $0.revokedAt == nil && $0.expiresAt > clock.now }.map(\.id))
         }
     }
 
@@ -58,7 +60,7 @@ import Testing
         let f = Fixture()
         let mine = try await f.session()
         let ended = try await f.session()
-        _ = try await f.sessions.revokeSession(id: ended.id, at: f.clock.now)
+        f.sessions.update { $0.sessions[ended.id]?.revokedAt = f.clock.now }
         let theirs = try await f.session(of: AccountID())
         for id in [SessionID(), ended.id, theirs.id, nil] {
             await #expect(throws: AccountManagementError.notFound) {
@@ -95,16 +97,16 @@ import Testing
         await #expect(throws: AccountManagementError.unavailable) {
             try await f.useCase.endOne(mine.id, session: f.caller(mine), origin: Self.origin)
         }
-        f.sessions.failNext(.scripted("revokeSession"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("revokeSession"))) {
+        f.sessions.failNext(.scripted("revoke"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("revoke"))) {
             try await f.useCase.endOne(mine.id, session: f.caller(mine), origin: Self.origin)
         }
         f.sessions.failNext(.unavailable)
         await #expect(throws: AccountManagementError.unavailable) {
             try await f.useCase.endOthers(session: f.caller(mine), origin: Self.origin)
         }
-        f.sessions.failNext(.scripted("revokeOtherSessions"))
-        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("revokeOtherSessions"))) {
+        f.sessions.failNext(.scripted("revoke"))
+        await #expect(throws: AccountManagementError.internalFailure(cause: .scripted("revoke"))) {
             try await f.useCase.endOthers(session: f.caller(mine), origin: Self.origin)
         }
         #expect(f.live == [mine.id])

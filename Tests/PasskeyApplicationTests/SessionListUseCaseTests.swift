@@ -7,7 +7,7 @@ import Testing
 /// `GET /v1/account/sessions`: the account's live sessions, newest first.
 @Suite struct SessionListUseCaseTests {
     @Test func theAccountsLiveSessionsAreListedNewestFirst() async throws {
-        let sessions = InMemorySessionRepository()
+        let sessions = InMemoryStore()
         let clock = FixedClock()
         let account = DomainFixtures.account()
         let older = DomainFixtures.session(accountID: account.id, createdAt: clock.now.addingTimeInterval(-120))
@@ -17,8 +17,8 @@ import Testing
         let expired = DomainFixtures.session(
             accountID: account.id, createdAt: clock.now.addingTimeInterval(-7200), lifetime: 3600)
         let another = DomainFixtures.session(accountID: AccountID(), createdAt: clock.now)
-        for session in [older, newer, revoked, expired, another] { try await sessions.createSession(session) }
-        _ = try await sessions.revokeSession(id: revoked.id, at: clock.now)
+        for session in [older, newer, revoked, expired, another] { sessions.add(session) }
+        sessions.update { $0.sessions[revoked.id]?.revokedAt = clock.now }
 
         let listed = try await SessionListUseCase(sessions: sessions, clock: clock)
             .execute(session: ActiveSession(session: newer, account: account))
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func repositoryErrorsAreUnavailableOrAnInternalFailureWithTheirCause() async throws {
-        let sessions = InMemorySessionRepository()
+        let sessions = InMemoryStore()
         let useCase = SessionListUseCase(sessions: sessions, clock: FixedClock())
         sessions.failNext(.unavailable)
         await #expect(throws: AccountManagementError.unavailable) {

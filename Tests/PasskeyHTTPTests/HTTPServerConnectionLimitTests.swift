@@ -100,6 +100,39 @@ import Testing
         }
     }
 
+    /// Security round 4, finding 7: a connection answered 503 over the total limit used to stay
+    /// open and counted while its client kept sending (libmicrohttpd's idle timeout restarts with
+    /// every byte), so one address could hold every new client at 503. It is now closed shortly
+    /// after its answer, whatever the client sends, and stops being counted.
+    @Test func aConnectionAnswered503IsClosedSoonWhileItsClientKeepsSending() async throws {
+        let configure: (inout HTTPServer.Configuration) -> Void = {
+            $0.maximumConnections = 2
+            $0.maximumConnectionsPerAddress = 0
+            $0.requestHeadTimeoutSeconds = 120
+        }
+        try await TestServer.with(configure: configure) { server in
+            let held = try await Self.hold(2, from: "127.0.0.3", on: server, expectingOpen: 2)
+            let refused = try await RawConnection.open(RawHTTPClient(port: server.port, source: "127.0.0.4"))
+            try await Self.waitFor { server.server.openConnectionCount == 3 }
+            let start = ContinuousClock.now
+            var received: [UInt8] = []
+            var closed = false
+            // One byte every 100 ms, for up to 20 s: the server must end the connection itself.
+            while !closed, ContinuousClock.now - start < .seconds(20) {
+                try? await refused.send([UInt8(ascii: "x")])
+                let answer = await refused.readUntilClosed(timeout: .milliseconds(100))
+                received += answer.bytes
+                closed = answer.closed
+            }
+            #expect(closed, "the answered connection was left open")
+            #expect(RawHTTPClient.responses(in: received).map(\.status) == [503])
+            try await Self.waitFor { server.server.openConnectionCount == 2 }
+            #expect(server.server.openConnectionCount == 2, "the answered connection is still counted")
+            refused.close()
+            withExtendedLifetime(held) {}
+        }
+    }
+
     /// IPv4 clients of a dual-stack socket arrive as `::ffff:a.b.c.d` and count as that IPv4
     /// address; `::1` is limited like any IPv6 peer (by its /64, see `ConnectionAdmissionTests`).
     @Test func dualStackAndIPv6PeersAreLimited() async throws {

@@ -110,8 +110,8 @@ import Testing
                 ? configuration.tooLarge()
                 : status == 503
                     ? configuration.shutdownResponse()
-                    : configuration.layerError(status)
-            #expect(response.status == status)
+                    : configuration.layerError(HTTPStatus(status))
+            #expect(response.status.code == status)
             #expect(response.headers.contains { $0.name == "Content-Type" && $0.value == "application/problem+json" })
             let json = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
             #expect(json?["code"] as? String == code)

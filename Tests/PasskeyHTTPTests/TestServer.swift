@@ -39,7 +39,7 @@ struct TestServer: Sendable {
             status: 200,
             headers: [
                 ("Content-Type", "application/octet-stream"),
-                ("X-Echo-Method", request.method),
+                ("X-Echo-Method", request.method.rawValue),
                 ("X-Echo-Length", String(request.body.count)),
             ],
             body: request.body)

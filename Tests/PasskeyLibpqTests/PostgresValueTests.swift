@@ -25,6 +25,25 @@ import Testing
         }
     }
 
+    /// libpq sends text parameters as C strings: "Mozilla\0evil" was stored as "Mozilla".
+    /// Such a value is refused before anything is sent, and the connection stays usable.
+    @Test func aTextWithANulIsRefusedNotCut() async throws {
+        try await withTestDatabase { _, pool in
+            let text = "Mozilla\u{0}evil"
+            await #expect {
+                try await pool.withConnection { c async throws(PostgresError) in
+                    try await c.query("SELECT \(text)::text AS text")
+                }
+            } throws: { error in
+                (error as? PostgresError)?.sqlState == "22021"
+            }
+            let after = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT \("fine")::text AS text").first?.decode(String.self, column: "text")
+            }
+            #expect(after == "fine")
+        }
+    }
+
     @Test func interpolationBindsParametersInsteadOfSplicingText() {
         let name = "x' OR '1'='1"
         let query: PostgresQuery = "SELECT id FROM accounts WHERE display_name = \(name) AND id = \(UUID())"

@@ -30,6 +30,31 @@ import Testing
         }
     }
 
+    /// Security round 4, finding 12: a stop (the loop's task cancelled) waited for the whole
+    /// batch, up to 20 slow transfers (50.5 s seen with a slow relay). The mail in transfer now
+    /// finishes, and the rest of the batch is given back at once: due again, untried, for another
+    /// instance.
+    @Test func aStopFinishesTheTransferInFlightAndGivesTheRestOfTheBatchBack() async throws {
+        try await withTestDatabase { _, pool in
+            let mails = (0..<5).map { MailFixtures.mail(to: "stop\($0)@example.org") }
+            try await MailFixtures.enqueue(mails, pool: pool)
+            let transport = HeldTransport()
+            let sender = MailFixtures.sender(pool: pool, transport: transport)
+            let pass = Task { try await sender.runOnce() }
+            await transport.waitForFirstTransfer()
+            pass.cancel()
+            transport.finishTransfer()
+            let result = try await pass.value
+            #expect(result.outcomes.count == 1, "only the mail in transfer was settled")
+            #expect(result.released == 4)
+            #expect(transport.sentIDs.count == 1)
+            // The four given back are due again at once (no lease, no attempt counted).
+            let again = try await PostgresMailOutboxRepository(pool: pool).claimDue(limit: 10, lease: 60)
+            #expect(again.count == 4)
+            #expect(again.allSatisfy { $0.attempts == 0 })
+        }
+    }
+
     /// (Issue 25) The database is away for a moment right after the relay accepted a mail (a
     /// switchover or failover): recording it as sent is asked again until it works, so the mail
     /// is not claimed again after its lease and delivered twice. Before, the pass threw, the row
@@ -262,5 +287,33 @@ private final class UnavailableAtFirstOutbox: MailOutboxRepository, @unchecked S
         try await real.abandon(id: id, attempts: attempts, lastError: lastError)
     }
 
+    func release(ids: [UUID]) async throws(RepositoryError) { try await real.release(ids: ids) }
+
     func oldestDueAge() async throws(RepositoryError) -> TimeInterval? { try await real.oldestDueAge() }
+}
+
+/// A transport whose first `send` waits until the test lets it go (a slow relay), and that
+/// counts the sends it was asked for.
+private final class HeldTransport: MailTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var sent: [UUID] = []
+    private let started = AsyncStream<Void>.makeStream()
+    private let release = AsyncStream<Void>.makeStream()
+
+    var destination: String { "held" }
+    var sentIDs: [UUID] { lock.withLock { sent } }
+
+    func send(_ message: MailMessage) async throws(MailTransportError) {
+        let first = lock.withLock { () -> Bool in
+            sent.append(message.id)
+            return sent.count == 1
+        }
+        guard first else { return }
+        started.continuation.yield()
+        for await _ in release.stream { break }
+    }
+
+    /// Waits until the first send is in transfer.
+    func waitForFirstTransfer() async { for await _ in started.stream { break } }
+    func finishTransfer() { release.continuation.yield() }
 }

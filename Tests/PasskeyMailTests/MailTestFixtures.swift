@@ -21,8 +21,8 @@ enum MailFixtures {
     }
 
     static func enqueue(_ mails: [OutgoingMail], pool: PostgresConnectionPool) async throws {
-        try await pool.withTransaction { connection async throws(PostgresError) in
-            try await PostgresMailOutbox.enqueue(mails, on: connection)
+        try await PostgresUnitOfWork(pool: pool).transaction { tx async throws(RepositoryError) in
+            for mail in mails { try await tx.outbox.enqueue(mail) }
         }
     }
 

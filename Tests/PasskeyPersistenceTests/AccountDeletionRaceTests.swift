@@ -10,11 +10,17 @@ import Testing
 /// Contract v3, "Races with deletion": a write that references an account deleted since the use
 /// case read it reports `.accountGone` (never a failure that answers 500). The deletion is made
 /// to land deterministically between the read and the write: the test deletes the account it
-/// has just read, then writes.
+/// has just read (with `AccountDeletionUseCase` over the store), then writes.
 @Suite struct AccountDeletionRaceTests {
     private func deletedAccount(_ repos: Repositories) async throws -> Account {
         let account = try await repos.passwordAccount()
-        #expect(try await repos.accounts.deleteAccount(id: account.id))
+        let clock = SystemClock()
+        let session = try RecentSignInRequirement(policy: PasskeyPolicy(), clock: clock).check(
+            try await repos.signedIn(account))
+        let deletion = try await AccountDeletionUseCase(store: repos.store, clock: clock).execute(
+            session: session, origin: .example)
+        #expect(deletion.accountID == account.id)
+        #expect(try await repos.accounts.accountSummary(id: account.id) == nil)
         return account
     }
 
@@ -34,8 +40,31 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await deletedAccount(repos)
             await #expect(throws: RepositoryError.accountGone) {
-                try await repos.passkeyRegistrations.addCredential(
-                    DomainFixtures.passkey(accountID: account.id), limit: 50)
+                try await repos.addPasskey(DomainFixtures.passkey(accountID: account.id))
+            }
+        }
+    }
+
+    /// The writers' inserts of rows an account owns, for an account deleted meanwhile.
+    @Test(arguments: ["session", "password", "recovery code"])
+    func aWriterInsertForADeletedAccountIsAccountGone(row: String) async throws {
+        try await withTestDatabase { _, pool in
+            let repos = Repositories(pool: pool)
+            let account = try await deletedAccount(repos)
+            await #expect(throws: RepositoryError.accountGone) {
+                try await repos.store.transaction { tx async throws(RepositoryError) in
+                    switch row {
+                    case "session": try await tx.sessions.insert(DomainFixtures.session(accountID: account.id))
+                    case "password":
+                        try await tx.accounts.setPassword(account.id, hash: Repositories.passwordHash, at: Date())
+                    default:
+                        try await tx.recoveryCodes.insert([
+                            StoredRecoveryCode(
+                                id: UUID(), accountID: account.id, digest: Array(repeating: 9, count: 32),
+                                source: .user, createdAt: Date(), expiresAt: nil)
+                        ])
+                    }
+                }
             }
         }
     }

@@ -10,6 +10,7 @@ import Testing
 /// (v3) `sweep` deletes activity older than `ACCOUNT_EVENT_RETENTION_DAYS`, in bounded batches,
 /// and nothing younger.
 @Suite struct AccountEventRetentionTests {
+    /// Records a `password.set` event of `daysAgo` through the store, the one writer of events.
     static func insert(_ accountID: AccountID, daysAgo: Double, on pool: PostgresConnectionPool) async throws
         -> AccountEventID
     {
@@ -17,8 +18,8 @@ import Testing
             id: AccountEventID(), accountID: accountID, activity: .passwordSet,
             occurredAt: Date().addingTimeInterval(-daysAgo * 86_400), clientAddress: "192.0.2.1", userAgent: nil,
             sessionID: nil)
-        try await pool.withConnection { connection async throws(PostgresError) in
-            try await PostgresAccountEvents.insert(event, on: connection)
+        try await PostgresUnitOfWork(pool: pool).transaction { tx async throws(RepositoryError) in
+            try await tx.events.record(event)
         }
         return event.id
     }

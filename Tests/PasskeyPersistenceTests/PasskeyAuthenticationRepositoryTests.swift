@@ -24,6 +24,25 @@ import Testing
             == 1
     }
 
+    /// Records an assertion with the `sign-in` event the finish writes with its session.
+    private static func record(
+        _ repos: Repositories, challengeID: ChallengeID, credentialID: CredentialID, expectedSignCount: UInt32,
+        newSignCount: UInt32, backupState: Bool, usedAt: Date, session: AuthenticationSession
+    ) async throws -> AssertionRecording {
+        try await repos.passkeyAuthentications.recordAssertion(
+            challengeID: challengeID, credentialID: credentialID, expectedSignCount: expectedSignCount,
+            newSignCount: newSignCount, backupState: backupState, usedAt: usedAt, session: session,
+            event: AccountEvent(
+                id: AccountEventID(), accountID: session.accountID,
+                activity: .signIn(.passkey, credentialID: credentialID), occurredAt: usedAt, clientAddress: "192.0.2.1",
+                userAgent: nil, sessionID: session.id))
+    }
+
+    /// The `sign-in` events stored.
+    private static func signIns(_ repos: Repositories) async throws -> Int {
+        try await repos.count("SELECT count(*) FROM account_events WHERE kind = 'sign-in'")
+    }
+
     @Test func expiredAndUnknownChallengesAreRefused() async throws {
         try await withTestDatabase { _, pool in
             let repos = Repositories(pool: pool)
@@ -50,7 +69,7 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(accountID: account.id, signCount: 7)
-            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
+            try await repos.addPasskey(passkey)
             let challenge = PasskeyAuthenticationChallenge(
                 challenge: DomainFixtures.challenge(), expiresAt: Date().addingTimeInterval(300))
             try await repos.passkeyAuthentications.saveAuthenticationChallenge(challenge)
@@ -107,13 +126,13 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(accountID: account.id, signCount: 10, backupState: false)
-            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
+            try await repos.addPasskey(passkey)
             let used = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 1).rounded(.down))
             let session = DomainFixtures.session(accountID: account.id, method: .passkey)
             let challengeID = try await challenge(repos)
 
-            let outcome = try await repos.passkeyAuthentications.recordAssertion(
-                challengeID: challengeID, credentialID: passkey.id, expectedSignCount: 10, newSignCount: 11,
+            let outcome = try await Self.record(
+                repos, challengeID: challengeID, credentialID: passkey.id, expectedSignCount: 10, newSignCount: 11,
                 backupState: true, usedAt: used, session: session)
             #expect(outcome == .recorded)
             #expect(try await consumed(repos, challengeID))
@@ -125,6 +144,10 @@ import Testing
             #expect(
                 try await repos.sessions.activeSession(tokenDigest: session.tokenDigest, now: Date())?.session.method
                     == .passkey)
+            // Its `sign-in` event, with the session and the passkey, in the same statement.
+            let events = try await repos.events.events(accountID: account.id, before: nil, limit: 10)
+            #expect(events.map(\.activity) == [.signIn(.passkey, credentialID: passkey.id)])
+            #expect(events.first?.sessionID == session.id)
         }
     }
 
@@ -134,11 +157,11 @@ import Testing
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(
                 accountID: account.id, signCount: 10, backupEligible: false, backupState: false)
-            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
+            try await repos.addPasskey(passkey)
             let session = DomainFixtures.session(accountID: account.id, method: .passkey)
             let challengeID = try await challenge(repos)
-            let outcome = try await repos.passkeyAuthentications.recordAssertion(
-                challengeID: challengeID, credentialID: passkey.id, expectedSignCount: 9, newSignCount: 12,
+            let outcome = try await Self.record(
+                repos, challengeID: challengeID, credentialID: passkey.id, expectedSignCount: 9, newSignCount: 12,
                 backupState: false, usedAt: Date(), session: session)
             #expect(outcome == .staleCounter)
             // The challenge is used up all the same: it reached verification.
@@ -147,6 +170,7 @@ import Testing
                 try await repos.passkeys.credentials(accountID: passkey.accountID).first { $0.id == passkey.id }?
                     .signCount == 10)
             #expect(try await repos.sessions.activeSession(tokenDigest: session.tokenDigest, now: Date()) == nil)
+            #expect(try await Self.signIns(repos) == 0)
         }
     }
 
@@ -156,15 +180,15 @@ import Testing
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(
                 accountID: account.id, signCount: 5, backupEligible: false, backupState: false)
-            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
+            try await repos.addPasskey(passkey)
             var challengeIDs: [ChallengeID] = []
             for _ in 0..<8 { challengeIDs.append(try await challenge(repos)) }
             let outcomes = try await withThrowingTaskGroup(of: AssertionRecording.self) { group in
                 for challengeID in challengeIDs {
                     group.addTask {
-                        try await repos.passkeyAuthentications.recordAssertion(
-                            challengeID: challengeID, credentialID: passkey.id, expectedSignCount: 5, newSignCount: 6,
-                            backupState: false, usedAt: Date(),
+                        try await Self.record(
+                            repos, challengeID: challengeID, credentialID: passkey.id, expectedSignCount: 5,
+                            newSignCount: 6, backupState: false, usedAt: Date(),
                             session: DomainFixtures.session(accountID: account.id, method: .passkey))
                     }
                 }
@@ -173,6 +197,7 @@ import Testing
             #expect(outcomes.filter { $0 == .recorded }.count == 1)
             #expect(outcomes.filter { $0 == .staleCounter }.count == 7)
             #expect(try await repos.count("SELECT count(*) FROM authentication_sessions") == 1)
+            #expect(try await Self.signIns(repos) == 1)
         }
     }
 
@@ -181,10 +206,10 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(accountID: account.id, signCount: 50)
-            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
+            try await repos.addPasskey(passkey)
             // A synced passkey with a lower counter is accepted by the verifier (clone warning).
-            let outcome = try await repos.passkeyAuthentications.recordAssertion(
-                challengeID: try await challenge(repos), credentialID: passkey.id, expectedSignCount: 50,
+            let outcome = try await Self.record(
+                repos, challengeID: try await challenge(repos), credentialID: passkey.id, expectedSignCount: 50,
                 newSignCount: 3, backupState: true, usedAt: Date(),
                 session: DomainFixtures.session(accountID: account.id, method: .passkey))
             #expect(outcome == .recorded)
@@ -199,13 +224,13 @@ import Testing
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
             let passkey = DomainFixtures.passkey(accountID: account.id, signCount: 4)
-            try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
+            try await repos.addPasskey(passkey)
             let used = try await challenge(repos)
             #expect(try await repos.passkeyAuthentications.consumeAuthenticationChallenge(id: used, now: Date()))
             let expired = try await challenge(repos, expiresIn: -1)
             for challengeID in [used, expired, ChallengeID()] {
-                let outcome = try await repos.passkeyAuthentications.recordAssertion(
-                    challengeID: challengeID, credentialID: passkey.id, expectedSignCount: 4, newSignCount: 5,
+                let outcome = try await Self.record(
+                    repos, challengeID: challengeID, credentialID: passkey.id, expectedSignCount: 4, newSignCount: 5,
                     backupState: false, usedAt: Date(), session: DomainFixtures.session(accountID: account.id))
                 #expect(outcome == .challengeUnavailable)
             }
@@ -213,6 +238,7 @@ import Testing
                 try await repos.passkeys.credentials(accountID: account.id).first { $0.id == passkey.id }?.signCount
                     == 4)
             #expect(try await repos.count("SELECT count(*) FROM authentication_sessions") == 0)
+            #expect(try await Self.signIns(repos) == 0)
             #expect(try await !consumed(repos, expired))
         }
     }
@@ -226,7 +252,7 @@ import Testing
             var passkeys: [PasskeyCredential] = []
             for _ in 0..<16 {
                 let passkey = DomainFixtures.passkey(accountID: account.id, signCount: 0)
-                try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
+                try await repos.addPasskey(passkey)
                 passkeys.append(passkey)
             }
             for round in 0..<20 {
@@ -234,9 +260,10 @@ import Testing
                 let outcomes = try await withThrowingTaskGroup(of: AssertionRecording.self) { group in
                     for passkey in passkeys {
                         group.addTask {
-                            try await repos.passkeyAuthentications.recordAssertion(
-                                challengeID: challengeID, credentialID: passkey.id, expectedSignCount: UInt32(round),
-                                newSignCount: UInt32(round), backupState: false, usedAt: Date(),
+                            try await Self.record(
+                                repos, challengeID: challengeID, credentialID: passkey.id,
+                                expectedSignCount: UInt32(round), newSignCount: UInt32(round), backupState: false,
+                                usedAt: Date(),
                                 session: DomainFixtures.session(accountID: account.id, method: .passkey))
                         }
                     }
@@ -250,6 +277,7 @@ import Testing
                 }
             }
             #expect(try await repos.count("SELECT count(*) FROM authentication_sessions") == 20)
+            #expect(try await Self.signIns(repos) == 20)
         }
     }
 }

@@ -36,7 +36,7 @@ import Testing
         let passkey = DomainFixtures.passkey(
             accountID: account.id, signCount: 4_000_000_000, transports: ["usb", "smart card", "NULL", "a\"b\\c"],
             lastUsedAt: DomainFixtures.now())
-        try await repos.passkeyRegistrations.addCredential(passkey, limit: 50)
+        try await repos.addPasskey(passkey)
         return (account, passkey)
     }
 

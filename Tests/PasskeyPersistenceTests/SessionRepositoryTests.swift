@@ -24,8 +24,13 @@ import Testing
             #expect(
                 try await repos.sessions.activeSession(tokenDigest: Array(repeating: 0, count: 32), now: now) == nil)
 
-            #expect(try await repos.sessions.revokeSession(id: session.id, at: now))
-            #expect(try await !repos.sessions.revokeSession(id: session.id, at: now))
+            let revocations = try await repos.store.transaction { tx async throws(RepositoryError) in
+                [
+                    try await tx.sessions.revoke(session.id, of: account.id, at: now),
+                    try await tx.sessions.revoke(session.id, of: account.id, at: now),
+                ]
+            }
+            #expect(revocations == [true, false])
             #expect(try await repos.sessions.activeSession(tokenDigest: session.tokenDigest, now: now) == nil)
         }
     }

@@ -1,10 +1,8 @@
 package import Foundation
 package import PasskeyDomain
 
-/// A security notice to queue with the change that causes it. The repository that makes the
-/// change reads the account's verified address and language in the same transaction and calls
-/// `mail(to:language:)`, so it stores a rendered mail without knowing any wording; an account
-/// without a verified address gets nothing.
+/// A security notice prepared before its recipient is known: `SecurityNotifier.mail` renders it
+/// with `mail(to:language:)` for the verified address the use case read in its transaction.
 package struct PendingNotice: Sendable {
     package let id: UUID
     package let notice: SecurityNotice

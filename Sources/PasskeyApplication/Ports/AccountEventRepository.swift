@@ -1,7 +1,7 @@
 package import PasskeyDomain
 
-/// Reading an account's activity log (the events are written by the repositories of the changes,
-/// in their transactions).
+/// Reading an account's activity log (the events are written through the `UnitOfWork`, in the
+/// transactions of the changes).
 package protocol AccountEventRepository: Sendable {
     /// At most `limit` of the account's events that come after `before` (all of them without
     /// one), in the page order: `occurredAt` descending, then the event ID descending (by its 16

@@ -1,14 +1,8 @@
 package import Foundation
 package import PasskeyDomain
 
-/// What completing an account registration came to.
-package enum AccountRegistrationCompletion: Hashable, Sendable {
-    case completed
-    /// Unknown, expired or already completed.
-    case unavailable
-}
-
-/// In-flight "new account with a passkey" ceremonies.
+/// In-flight "new account with a passkey" ceremonies (their completion, with the account it
+/// creates, goes through the `UnitOfWork`).
 package protocol AccountRegistrationRepository: Sendable {
     func saveAccountRegistration(_ registration: PasskeyAccountRegistration) async throws(RepositoryError)
 
@@ -22,27 +16,4 @@ package protocol AccountRegistrationRepository: Sendable {
     /// failure may be answered; false if it is unknown, expired, completed or used up (then
     /// nothing changes).
     func recordFailedFinish(id: RegistrationID, now: Date) async throws(RepositoryError) -> Bool
-
-    /// In one transaction: marks the registration completed (only if usable, as above),
-    /// inserts account, passkey, email and the first session (in this
-    /// order, so that a registered credential is reported before a taken email). Any conflict rolls all of it
-    /// back, leaves the registration usable and throws `.conflict(_:)`.
-    /// (v3) `verification`: the code and mail to the new address, stored in the same transaction,
-    /// and `events` (`account.created`, `passkey.added`) written in it.
-    func completeAccountRegistration(
-        id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
-        session: AuthenticationSession, now: Date, verification: EmailCodeMail?, events: [AccountEvent]
-    ) async throws(RepositoryError) -> AccountRegistrationCompletion
-}
-
-extension AccountRegistrationRepository {
-    /// A completion that mails nothing.
-    package func completeAccountRegistration(
-        id: RegistrationID, account: Account, email: AccountEmail, credential: PasskeyCredential,
-        session: AuthenticationSession, now: Date
-    ) async throws(RepositoryError) -> AccountRegistrationCompletion {
-        try await completeAccountRegistration(
-            id: id, account: account, email: email, credential: credential, session: session, now: now,
-            verification: nil, events: [])
-    }
 }

@@ -9,6 +9,8 @@ package enum EmailCodeConfirmation: Hashable, Sendable {
     /// No live code, or the presented one is wrong (its try is counted; the last allowed wrong
     /// try voids it).
     case wrongCode
+    /// The code another use consumed just before this one arrived (a double submit). Nothing changed.
+    case usedJustNow
     /// The account was deleted meanwhile. Nothing changed.
     case accountGone
 }

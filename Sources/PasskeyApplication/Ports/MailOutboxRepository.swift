@@ -1,7 +1,7 @@
 package import Foundation
 
 /// The background sender's view of `mail_outbox` (spec v3, "Delivery"). Rows are queued by the
-/// flows in their own transactions (`PostgresMailOutbox.enqueue`); this port claims, settles and
+/// flows in their own transactions (`MailOutboxWriter`, through the `UnitOfWork`); this port claims, settles and
 /// watches them.
 package protocol MailOutboxRepository: Sendable {
     /// Claims at most `limit` due rows (due, not sent or abandoned, lease free or expired) with
@@ -18,6 +18,10 @@ package protocol MailOutboxRepository: Sendable {
     /// Given up (too many attempts, a permanent failure, or a code that expired): `abandoned_at`
     /// set, the body deleted.
     func abandon(id: UUID, attempts: Int, lastError: String) async throws(RepositoryError)
+
+    /// Gives back the leases of claimed mails this sender will not try now (it is stopping): they
+    /// are due again at once, for another instance, without an attempt counted.
+    func release(ids: [UUID]) async throws(RepositoryError)
 
     /// The age of the oldest due mail that is not sent or abandoned (nil when there is none).
     func oldestDueAge() async throws(RepositoryError) -> TimeInterval?

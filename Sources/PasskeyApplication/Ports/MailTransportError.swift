@@ -13,7 +13,7 @@ package struct MailTransportError: Error, Sendable, Hashable, CustomStringConver
 
     package init(_ kind: Kind, cause: String) {
         self.kind = kind
-        self.cause = String(cause.prefix(400))
+        self.cause = String(String.UnicodeScalarView(cause.unicodeScalars.prefix(400)))
     }
 
     package var description: String { "\(kind): \(cause)" }

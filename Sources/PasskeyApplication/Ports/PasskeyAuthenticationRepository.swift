@@ -22,7 +22,8 @@ package protocol PasskeyAuthenticationRepository: Sendable {
     /// unconsumed and unexpired at `usedAt`); if that succeeded, updates counter, backup state and
     /// last use of the credential, only if the stored counter is still `expectedSignCount`; and if
     /// that succeeded too, creates the session and writes `event` (its `sign-in`). Commits all of
-    /// it or only the consumption.
+    /// it or only the consumption. One of the two hot paths that write an event outside the
+    /// `UnitOfWork`, in one statement (docs/architecture.md, "The unit of work").
     func recordAssertion(
         challengeID: ChallengeID, credentialID: CredentialID, expectedSignCount: UInt32, newSignCount: UInt32,
         backupState: Bool, usedAt: Date, session: AuthenticationSession, event: AccountEvent

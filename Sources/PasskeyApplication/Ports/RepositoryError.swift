@@ -9,6 +9,9 @@ package enum RepositoryError: Error, Sendable {
     /// (between the use case's read and this write). Nothing was written; each use case answers
     /// as if the account had already been gone when the request came.
     case accountGone
+    /// The session that authorised the change ended (signed out, ended by the user or by a
+    /// take-back) before the change's transaction re-checked it: nothing was written.
+    case sessionEnded
     /// The database could not be reached (or no connection became free in time).
     case unavailable
     /// Anything else went wrong: which operation (`PostgresAccountRepository.passwordAccount(normalizedEmail:)`)
@@ -34,6 +37,7 @@ extension RepositoryError: CustomStringConvertible {
         switch self {
         case .conflict(let conflict): "unexpected conflict: \(conflict)"
         case .accountGone: "the account was deleted meanwhile"
+        case .sessionEnded: "the session ended meanwhile"
         case .unavailable: "database unavailable"
         case .failure(let operation, let underlying): "\(operation): \(underlying)"
         }
@@ -47,10 +51,11 @@ extension RepositoryError: Hashable {
         switch (lhs, rhs) {
         case (.conflict(let left), .conflict(let right)): left == right
         case (.accountGone, .accountGone): true
+        case (.sessionEnded, .sessionEnded): true
         case (.unavailable, .unavailable): true
         case (.failure(let leftOperation, let left), .failure(let rightOperation, let right)):
             leftOperation == rightOperation && FailureCause(left) == FailureCause(right)
-        case (.conflict, _), (.accountGone, _), (.unavailable, _), (.failure, _): false
+        case (.conflict, _), (.accountGone, _), (.sessionEnded, _), (.unavailable, _), (.failure, _): false
         }
     }
 

@@ -16,25 +16,20 @@ package struct ActiveSession: Hashable, Sendable {
 package protocol SessionRepository: Sendable {
     func createSession(_ session: AuthenticationSession) async throws(RepositoryError)
 
-    /// Creates the session a sign-in made and writes its `sign-in` event in the same statement.
-    func createSession(_ session: AuthenticationSession, event: AccountEvent) async throws(RepositoryError)
+    /// Creates the session a password sign-in made and writes its `sign-in` event in the same
+    /// statement, only while the account's password hash is still `passwordHash` (the one that
+    /// verified, or its upgrade): one of the two hot paths that write an event outside the
+    /// `UnitOfWork` (docs/architecture.md, "The unit of work"). False, and nothing written, when
+    /// the password was changed or removed since it was read, so a take-back or a new password
+    /// that committed meanwhile is never followed by a session of the old one (security round 4,
+    /// finding 1). A change that is still running when this arrives makes it wait, and then
+    /// revokes what it finds.
+    func createSession(_ session: AuthenticationSession, event: AccountEvent, whilePasswordHashIs passwordHash: String)
+        async throws(RepositoryError) -> Bool
 
     /// The session with this token digest if it is neither revoked nor expired at `now`.
     func activeSession(tokenDigest: [UInt8], now: Date) async throws(RepositoryError) -> ActiveSession?
 
-    /// Revokes a session; returns false if it was already revoked or does not exist.
-    func revokeSession(id: SessionID, at date: Date) async throws(RepositoryError) -> Bool
-
     /// The account's sessions that are neither revoked nor expired at `now`, newest first.
     func activeSessions(accountID: AccountID, now: Date) async throws(RepositoryError) -> [AuthenticationSession]
-
-    /// Revokes an active session of this account and writes `event` (`sessions.ended`) in the same
-    /// statement; false when it is unknown, already ended, or another account's (then no event).
-    func revokeSession(id: SessionID, accountID: AccountID, now: Date, event: AccountEvent)
-        async throws(RepositoryError) -> Bool
-
-    /// Revokes every active session of the account except `keeping`; returns how many. `event`
-    /// (`sessions.ended`) is written in the same statement when at least one was ended.
-    func revokeOtherSessions(accountID: AccountID, keeping: SessionID, now: Date, event: AccountEvent)
-        async throws(RepositoryError) -> Int
 }

@@ -60,7 +60,7 @@ enum AdoptionCommand {
         }
         guard let root = CompositionRoot.forCommand(environment) else { return 1 }
         defer { root.shutdown() }
-        let useCase = AdoptionFiguresUseCase(adoption: root.dependencies.adoption, clock: root.dependencies.clock)
+        let useCase = root.useCases.adoptionFigures
         let figures: AdoptionFigures
         do {
             figures = try await useCase.execute(days: parsed.days)

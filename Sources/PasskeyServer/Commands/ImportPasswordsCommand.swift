@@ -66,9 +66,7 @@ enum ImportPasswordsCommand {
         guard let root = CompositionRoot.forCommand(environment) else { return 1 }
         defer { root.shutdown() }
         let total = records.count
-        let useCase = PasswordImportUseCase(
-            accounts: root.dependencies.accounts, clock: root.dependencies.clock,
-            events: AccountEventMaker(random: root.dependencies.random))
+        let useCase = root.useCases.passwordImport
         do {
             let imported = try await useCase.execute(records) { done in
                 Console.error("import-passwords: \(done)/\(total) written")

@@ -61,18 +61,15 @@ enum RecoveryCodeCommand {
         }
         guard let root = CompositionRoot.forCommand(environment) else { return 1 }
         defer { root.shutdown() }
-        let d = root.dependencies
         let configuration = root.configuration
-        let useCase = OperatorRecoveryCodeUseCase(
-            recoveryCodes: d.recoveryCodes, random: d.random, digester: d.digester, policy: configuration.policy,
-            notifier: SecurityNotifier(policy: configuration.policy, random: d.random), clock: d.clock)
+        let useCase = root.useCases.operatorRecoveryCode
         let logger = Logger(level: configuration.logLevel)
         do {
             let issued = try await useCase.execute(email: parsed.email, issuedBy: parsed.issuedBy, origin: .commandLine)
             Console.out(issued.code)
             logger.warning([
-                "event": "operator_recovery_code_issued", "account_id": issued.accountID.description,
-                "issued_by": parsed.issuedBy.value, "expires_at": WireJSON.timestamp(issued.expiresAt),
+                .event: "operator_recovery_code_issued", .accountID: issued.accountID.description,
+                .issuedBy: parsed.issuedBy.value, .expiresAt: WireJSON.timestamp(issued.expiresAt),
             ])
             return 0
         } catch {

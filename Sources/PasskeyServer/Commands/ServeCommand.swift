@@ -4,12 +4,13 @@ internal import PasskeyApplication
 internal import PasskeyEventLoop
 internal import PasskeyHTTP
 
-/// `passkey-server serve`: runs until SIGTERM or SIGINT. On SIGTERM it first drains for
-/// `SHUTDOWN_DRAIN_SECONDS` (`/readyz` 503, answers with `Connection: close`, requests still
-/// served) so a balancer stops routing here; SIGINT (Ctrl-C at a terminal) skips the drain.
-/// Then it stops accepting connections, finishes the requests in flight (up to 10 s), closes
-/// idle keep-alive connections, stops the sweeper and the mail sender (waiting for a transfer in
-/// progress), closes the pool, exits 0.
+/// `passkey-server serve`: configuration, then a `ServiceGroup` (`Lifecycle/`) that runs until
+/// SIGTERM or SIGINT. On SIGTERM the drain goes first for `SHUTDOWN_DRAIN_SECONDS` (`/readyz`
+/// 503, answers with `Connection: close`, requests still served) so a balancer stops routing
+/// here; SIGINT (Ctrl-C at a terminal) skips the drain. Then the HTTP server stops accepting
+/// connections, finishes the requests in flight (up to 10 s) and closes idle keep-alive
+/// connections, the mail sender and the sweeper stop (waiting for a transfer in progress), the
+/// pool closes, and the process exits 0.
 enum ServeCommand {
     static func run(environment: [String: String]) async -> Int32 {
         let root: CompositionRoot
@@ -48,33 +49,28 @@ enum ServeCommand {
             return 1
         }
         app.logger.info([
-            "event": "listening", "host": configuration.host, "port": String(server.port),
-            "rp_id": configuration.policy.relyingPartyID,
+            .event: "listening", .host: configuration.host, .port: String(server.port),
+            .relyingPartyID: configuration.policy.relyingPartyID,
         ])
         if configuration.webClientEnabled, webClient == nil {
             app.logger.warning([
-                "event": "web_client", "outcome": "missing",
-                "detail": "no WebClient folder found (set PASSKEY_WEB_CLIENT_DIR); / answers 404",
+                .event: "web_client", .outcome: "missing",
+                .detail: "no WebClient folder found (set PASSKEY_WEB_CLIENT_DIR); / answers 404",
             ])
         }
-        let sweeper = Task { await sweep(app) }
-        let mailer = startMailDelivery(root: root, app: app)
-        let signal = await signals.wait()
-        app.logger.info(["event": "shutdown", "signal": signal == SIGTERM ? "SIGTERM" : "SIGINT"])
-        if signal == SIGTERM, configuration.shutdownDrainSeconds > 0 {
-            app.drain.begin()
-            app.logger.info(["event": "draining", "seconds": String(configuration.shutdownDrainSeconds)])
-            // Not cancellable: nothing else waits on this task; the process exits right after.
-            try? await Task.sleep(for: .seconds(configuration.shutdownDrainSeconds))
-        }
-        await server.shutdown(gracePeriod: .seconds(10))
-        sweeper.cancel()
-        mailer?.cancel()
-        await sweeper.value
-        await mailer?.value
+        // Started in this order, shut down in reverse: the mail sender is asked first (it finishes
+        // the transfer in flight and gives the rest of its batch back, while the drain runs), then
+        // the drain (SIGTERM only), then the listener and the requests in flight, then the
+        // sweeper; the group waits for every loop, then the pool closes.
+        var services: [any Service] = [
+            TaskService(name: "sweeper") { await sweep(app) }, HTTPServerService(server: server),
+            DrainService(drain: app.drain, seconds: configuration.shutdownDrainSeconds, logger: app.logger),
+        ]
+        if let mailer = mailDelivery(root: root, app: app) { services.append(TaskService(name: "mail", mailer.run)) }
+        await ServiceGroup(services: services, logger: app.logger).run(until: signals)
         // The pool's connections close, then the event loop's thread ends and is joined.
         root.shutdown()
-        app.logger.info(["event": "stopped"])
+        app.logger.info([.event: "stopped"])
         return 0
     }
 
@@ -93,7 +89,7 @@ enum ServeCommand {
             isUnlimitedPeer: { proxies.isTrusted($0) },
             requestHeadTimeoutSeconds: configuration.httpRequestHeadTimeoutSeconds,
             requestBodyTimeoutSeconds: configuration.httpRequestBodyTimeoutSeconds,
-            layerError: { Problem.httpLayer(status: $0).response },
+            layerError: { Problem.httpLayer(status: $0.code).response },
             overloaded: { Problem.tooManyConnections.response }, loops: loops)
     }
 
@@ -106,13 +102,20 @@ enum ServeCommand {
         return try WebClientFiles.load(from: folder, digester: digester)
     }
 
-    /// (v3) The background mail sender, when mail is on; says on start where mails go (the
-    /// folder, or the relay's host and port: never credentials).
+    /// (v3) The background mail sender, when mail is on, started in a task of its own (what the
+    /// tests' servers run; `serve` runs it as a service).
     static func startMailDelivery(root: CompositionRoot, app: PasskeyServerApp) -> Task<Void, Never>? {
+        guard let loop = mailDelivery(root: root, app: app) else { return nil }
+        return Task { await loop.run() }
+    }
+
+    /// (v3) The background mail sender, when mail is on; says where mails go (the folder, or the
+    /// relay's host and port: never credentials).
+    static func mailDelivery(root: CompositionRoot, app: PasskeyServerApp) -> MailDeliveryLoop? {
         guard let settings = root.configuration.mail, let transport = root.dependencies.mailTransport else {
             return nil
         }
-        app.logger.info(["event": "mail", "outcome": "on", "destination": transport.destination])
+        app.logger.info([.event: "mail", .outcome: "on", .destination: transport.destination])
         let d = root.dependencies
         let batchSize = 20
         let loop = MailDeliveryLoop(
@@ -122,17 +125,17 @@ enum ServeCommand {
                 backoff: MailRetryBackoff(base: settings.retryBase)),
             outbox: d.mailOutbox, metrics: app.metrics.mail, logger: app.logger, pollInterval: settings.pollInterval,
             batchSize: batchSize)
-        return Task { await loop.run() }
+        return loop
     }
 
     /// Deletes expired rows every minute in bounded batches, until cancelled.
-    private static func sweep(_ app: PasskeyServerApp) async {
+    @Sendable private static func sweep(_ app: PasskeyServerApp) async {
         while !Task.isCancelled {
             do {
                 let deleted = try await app.maintenance.sweepExpired(batchSize: 500)
-                if deleted > 0 { app.logger.info(["event": "sweep", "deleted": String(deleted)]) }
+                if deleted > 0 { app.logger.info([.event: "sweep", .deleted: String(deleted)]) }
             } catch {
-                app.logger.warning(["event": "sweep", "outcome": "failed", "error": FailureCause(error).logText])
+                app.logger.warning([.event: "sweep", .outcome: "failed", .error: FailureCause(error).logText])
             }
             // Cancellation (shutdown) ends the sleep early; the loop then sees it and stops.
             try? await Task.sleep(for: .seconds(60))

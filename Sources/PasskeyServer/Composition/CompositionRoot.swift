@@ -56,7 +56,12 @@ final class CompositionRoot: Sendable {
             configuration: .init(
                 conninfo: configuration.databaseURL,
                 maximumConnections: connections ?? configuration.databasePoolSize,
-                preparedStatements: configuration.databasePreparedStatements, statementObserver: statementObserver),
+                preparedStatements: configuration.databasePreparedStatements, statementObserver: statementObserver,
+                rollbackFailureObserver: { [logger = Logger(level: configuration.logLevel)] error in
+                    // The caller answered from the error that made it roll back; this one is the
+                    // operator's (the connection was discarded).
+                    logger.error([.event: "rollback_failed", .cause: error.logDescription])
+                }),
             loops: loops.loops)
         let runner = MigrationRunner(migrations: migrations)
         let hasher = Argon2PasswordHasher(waitingLimit: configuration.passwordHashQueueLimit)
@@ -65,13 +70,12 @@ final class CompositionRoot: Sendable {
         self.pool = pool
         self.migrations = runner
         self.dependencies = Dependencies(
-            accounts: PostgresAccountRepository(pool: pool), passkeys: PostgresPasskeyCredentialRepository(pool: pool),
+            store: PostgresUnitOfWork(pool: pool), accounts: PostgresAccountRepository(pool: pool),
+            passkeys: PostgresPasskeyCredentialRepository(pool: pool),
             passkeyRegistrations: PostgresPasskeyRegistrationRepository(pool: pool),
             passkeyAuthentications: PostgresPasskeyAuthenticationRepository(pool: pool),
             accountRegistrations: PostgresAccountRegistrationRepository(pool: pool),
             sessions: PostgresSessionRepository(pool: pool), rateLimits: PostgresRateLimitRepository(pool: pool),
-            recoveryCodes: PostgresRecoveryCodeRepository(pool: pool),
-            emailCodes: PostgresEmailCodeRepository(pool: pool),
             accountEvents: PostgresAccountEventRepository(pool: pool),
             maintenance: PostgresMaintenanceRepository(
                 pool: pool, migrations: runner, passwordFailureWindow: Int(policy.passwordFailureWindow),
@@ -87,6 +91,9 @@ final class CompositionRoot: Sendable {
                 return PasswordHashingLoad(running: load.running, waiting: load.waiting, refused: load.refused)
             })
     }
+
+    /// Every use case, over these ports and the configured policy (the one application factory).
+    var useCases: UseCases { UseCases(dependencies: dependencies, policy: configuration.policy) }
 
     /// How many migrations this build carries.
     var migrationCount: Int { migrations.migrations.count }

@@ -5,6 +5,8 @@ internal import PasskeyEventLoop
 /// handles the server's runtime needs. `PasskeyServerApp` and the commands work from this and
 /// never name an adapter.
 struct Dependencies: Sendable {
+    /// Every change, with its events and mails, in one transaction.
+    let store: any UnitOfWork
     let accounts: any AccountRepository
     let passkeys: any PasskeyCredentialRepository
     let passkeyRegistrations: any PasskeyRegistrationRepository
@@ -12,8 +14,6 @@ struct Dependencies: Sendable {
     let accountRegistrations: any AccountRegistrationRepository
     let sessions: any SessionRepository
     let rateLimits: any RateLimitRepository
-    let recoveryCodes: any RecoveryCodeRepository
-    let emailCodes: any EmailCodeRepository
     /// (v3) Reading the activity log.
     let accountEvents: any AccountEventRepository
     let maintenance: any MaintenanceRepository

@@ -13,7 +13,9 @@ struct AccountActivityController: Sendable {
 
     @Sendable func page(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
         let query = try ActivityQuery(request.query)
-        let page = try await activity.execute(session: context.session, limit: query.limit, before: query.before)
+        let page = try await context.execute { () throws(AccountManagementError) in
+            try await activity.execute(session: context.session, limit: query.limit, before: query.before)
+        }
         return try .json(
             200,
             ActivityPageResponseBody(events: page.events.map(AccountEventResponseBody.init), next: page.next?.wireValue)

@@ -10,7 +10,6 @@ struct AccountController: Sendable {
     let passwordRemoval: PasswordRemovalUseCase
     let passwordSet: PasswordSetUseCase
     let accountDeletion: AccountDeletionUseCase
-    let logger: Logger
 
     func register(in routes: inout Routes) {
         routes.signedIn(.get, "/v1/account", account)
@@ -20,35 +19,31 @@ struct AccountController: Sendable {
     }
 
     @Sendable func account(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
-        let summary = try await query.execute(session: context.session)
+        let summary = try await context.execute { () throws(AccountManagementError) in
+            try await query.execute(session: context.session)
+        }
         return try .json(200, AccountResponseBody(summary))
     }
 
     @Sendable func removePassword(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
-        try await passwordRemoval.execute(
-            session: context.session, origin: request.origin(clientAddress: context.clientAddress))
+        try await context.execute { () throws(AccountManagementError) in
+            try await passwordRemoval.execute(session: context.session, origin: context.origin)
+        }
         return .noContent
     }
 
     @Sendable func setPassword(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
         let body = try request.decode(PasswordSetRequestBody.self)
-        try await passwordSet.execute(
-            session: context.session, password: body.password,
-            origin: RequestOrigin(clientAddress: context.clientAddress, userAgent: request.header("User-Agent")))
-        logger.info([
-            "event": "password_set", "account_id": context.session.account.id.description,
-            "request_id": context.requestID,
-        ])
+        try await context.execute { () throws(PasswordSetError) in
+            try await passwordSet.execute(session: context.session, password: body.password, origin: context.origin)
+        }
         return .noContent
     }
 
     @Sendable func deleteAccount(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
-        try await accountDeletion.execute(
-            session: context.session, origin: request.origin(clientAddress: context.clientAddress))
-        logger.warning([
-            "event": "account_deleted", "account_id": context.session.account.id.description,
-            "request_id": context.requestID,
-        ])
+        try await context.execute { () throws(AccountManagementError) in
+            try await accountDeletion.execute(session: context.session, origin: context.origin)
+        }
         return .noContent
     }
 }

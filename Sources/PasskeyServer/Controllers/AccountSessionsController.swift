@@ -16,27 +16,25 @@ struct AccountSessionsController: Sendable {
 
     @Sendable func sessions(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
         let caller = context.session
-        return try .json(
-            200,
-            try await list.execute(session: caller).map { session in
-                SessionInfoResponseBody(
-                    sessionID: session.id.description, method: session.method.rawValue, createdAt: session.createdAt,
-                    expiresAt: session.expiresAt, current: session.id == caller.session.id,
-                    credentialID: session.credentialID.map { Base64URL.encode($0.bytes) })
-            })
+        let sessions = try await context.execute { () throws(AccountManagementError) in
+            try await list.execute(session: caller)
+        }
+        return try .json(200, sessions.map { SessionInfoResponseBody($0, current: $0.id == caller.session.id) })
     }
 
     /// A malformed ID names no session: 404 like an unknown one.
     @Sendable func endSession(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
         let id = try context.parameters.require("sessionID", as: SessionID.self)
-        try await end.endOne(
-            id, session: context.session, origin: request.origin(clientAddress: context.clientAddress))
+        try await context.execute { () throws(AccountManagementError) in
+            try await end.endOne(id, session: context.session, origin: context.origin)
+        }
         return .noContent
     }
 
     @Sendable func endOtherSessions(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
-        try await end.endOthers(
-            session: context.session, origin: request.origin(clientAddress: context.clientAddress))
+        try await context.execute { () throws(AccountManagementError) in
+            try await end.endOthers(session: context.session, origin: context.origin)
+        }
         return .noContent
     }
 }

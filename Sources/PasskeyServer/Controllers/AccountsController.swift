@@ -12,11 +12,11 @@ struct AccountsController: Sendable {
 
     @Sendable func createAccount(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
         let body = try request.decode(PasswordAccountRequestBody.self)
-        let account = try await registration.execute(
-            email: body.email, displayName: body.displayName, password: body.password,
-            clientAddress: context.rateLimitKey, acceptLanguage: request.header("Accept-Language"),
-            origin: request.origin(clientAddress: context.clientAddress))
-        return try .json(
-            201, AccountCreatedResponseBody(accountID: account.id.description, displayName: account.displayName.value))
+        let account = try await context.execute { () throws(PasswordAccountRegistrationError) in
+            try await registration.execute(
+                email: body.email, displayName: body.displayName, password: body.password,
+                clientAddress: context.rateLimitKey, language: context.mailLanguage, origin: context.origin)
+        }
+        return try .json(201, AccountCreatedResponseBody(account))
     }
 }

@@ -20,7 +20,7 @@ struct OperationsController: Sendable {
     func register(in routes: inout Routes) {
         routes.anyone(.get, "/healthz", health)
         routes.anyone(.get, "/readyz", ready)
-        routes.anyone(.get, "/metrics", metrics(_:context:))
+        routes.bearerToken(.get, "/metrics", check: metricsToken, metrics(_:context:))
         routes.anyone(.get, "/openapi.json", openAPIJSON)
         routes.anyone(.get, "/openapi.yaml", openAPIYAML)
     }
@@ -43,9 +43,6 @@ struct OperationsController: Sendable {
     }
 
     @Sendable func metrics(_ request: HTTPRequest, context: RequestContext) async -> HTTPResponse {
-        guard metricsToken.accepts(AuthorizationHeader.bearerToken(request.header("authorization"))) else {
-            return Problem.unauthorized.response
-        }
         var text = metrics.render()
         if let load = passwordHashing?() {
             text += "# HELP passkey_password_hash_queue Password hashing: jobs running and waiting.\n"
@@ -56,7 +53,14 @@ struct OperationsController: Sendable {
             text += "# TYPE passkey_password_hash_refused_total counter\n"
             text += "passkey_password_hash_refused_total \(load.refused)\n"
         }
-        if let stages = await accountStages?.current() {
+        let reading = await accountStages?.current()
+        if let failure = reading?.failure {
+            // The last figures (if any) are shown; why they could not be refreshed is the operator's.
+            context.logger.warning([
+                .event: "account_stages", .outcome: "failed", .cause: FailureCause(failure).logText,
+            ])
+        }
+        if let stages = reading?.stages {
             text += "# HELP passkey_accounts Accounts by migration stage (recomputed at most once a minute).\n"
             text += "# TYPE passkey_accounts gauge\n"
             text += "passkey_accounts{stage=\"password_only\"} \(stages.passwordOnly)\n"

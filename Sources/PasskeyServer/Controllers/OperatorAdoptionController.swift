@@ -3,35 +3,29 @@ internal import PasskeyHTTP
 internal import PasskeyWire
 
 /// `GET /v1/operator/adoption?days=N` (spec v3, "Adoption, for operators"), behind
-/// `OPERATOR_TOKEN` compared in constant time. Registered only while the token is set, so that
-/// without it the path answers 404 exactly as a route that does not exist.
-struct OperatorController: Sendable {
+/// `OPERATOR_TOKEN` (the `bearerToken` route kind, constant time). Registered only while the token
+/// is set, so that without it the path answers 404 exactly as a route that does not exist.
+struct OperatorAdoptionController: Sendable {
     let figures: AdoptionFiguresUseCase
     let token: ConfiguredTokenCheck
 
     func register(in routes: inout Routes) {
-        routes.anyone(.get, "/v1/operator/adoption", adoption)
+        routes.bearerToken(.get, "/v1/operator/adoption", check: token, adoption)
     }
 
     @Sendable func adoption(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
-        guard token.accepts(AuthorizationHeader.bearerToken(request.header("authorization"))) else {
-            return Problem.unauthorized.response
+        let days = try Self.days(query: request.query)
+        let result = try await context.execute { () throws(AdoptionFiguresError) in
+            try await figures.execute(days: days)
         }
-        guard let days = Self.days(query: request.query) else { throw AdoptionFiguresError.invalidDays }
-        return try .json(200, AdoptionResponseBody(try await figures.execute(days: days)))
+        return try .json(200, AdoptionResponseBody(result))
     }
 
-    /// `days` of the query string: the default when absent, nil when it is given more than once
-    /// or is not a plain decimal number (the use case checks the range).
-    static func days(query: String?) -> Int? {
-        let values = (query ?? "").split(separator: "&").compactMap { pair -> Substring? in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return parts.first == "days" ? (parts.count == 2 ? parts[1] : "") : nil
-        }
-        guard let value = values.first else { return AdoptionFiguresUseCase.defaultDays }
-        guard values.count == 1, (1...3).contains(value.count), value.allSatisfy(\.isASCII),
-            value.allSatisfy(\.isNumber)
-        else { return nil }
-        return Int(value)
+    /// `days` of the query string: the default when absent; given more than once, or not a
+    /// whole number from 1 to 366, 400 `invalid-request`.
+    static func days(query: String?) throws(Problem) -> Int {
+        try QueryParameters(query, reading: ["days"]).integer(
+            "days", in: AdoptionFiguresUseCase.allowedDays, default: AdoptionFiguresUseCase.defaultDays,
+            message: "days must be a whole number from 1 to 366.")
     }
 }

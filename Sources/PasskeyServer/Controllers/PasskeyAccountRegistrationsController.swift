@@ -8,30 +8,24 @@ internal import PasskeyWire
 struct PasskeyAccountRegistrationsController: Sendable {
     let start: PasskeyAccountRegistrationStartUseCase
     let finish: PasskeyAccountRegistrationFinishUseCase
-    let ceremonies: CeremonyRecorder
 
     func register(in routes: inout Routes) {
-        routes.anyone(.post, "/v1/passkey-accounts/registrations", start(_:context:))
-        routes.anyone(.post, "/v1/passkey-accounts/registrations/finish", finish(_:context:))
+        routes.anyone(
+            .post, "/v1/passkey-accounts/registrations",
+            ceremony: (.passkeyAccountRegistration, "accountRegistration.start"), start(_:context:))
+        routes.anyone(
+            .post, "/v1/passkey-accounts/registrations/finish",
+            ceremony: (.passkeyAccountRegistration, "accountRegistration.complete"), finish(_:context:))
     }
 
     @Sendable func start(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
         let body = try request.decode(
             AccountRegistrationStartRequestBody.self, orIfEmpty: .init(email: nil, displayName: nil))
-        let started = try await ceremonies.record(
-            .passkeyAccountRegistration, step: "accountRegistration.start", context
-        ) { () throws(PasskeyAccountRegistrationStartError) in
+        let started = try await context.execute { () throws(PasskeyAccountRegistrationStartError) in
             try await start.execute(
                 email: body.email, displayName: body.displayName, clientAddress: context.rateLimitKey)
         }
-        let options = started.options
-        return try .json(
-            200,
-            AccountRegistrationOptionsResponseBody(
-                registrationID: started.registration.id.description, relyingPartyID: options.relyingPartyID,
-                userID: Base64URL.encode(options.userHandle.bytes),
-                challenge: Base64URL.encode(options.challenge.bytes),
-                expiresAt: started.registration.expiresAt, publicKey: CreationOptionsJSON(options)))
+        return try .json(200, AccountRegistrationOptionsResponseBody(started))
     }
 
     @Sendable func finish(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
@@ -40,14 +34,11 @@ struct PasskeyAccountRegistrationsController: Sendable {
         let email = try BodyField.required(body.email, field: "email")
         let displayName = try BodyField.required(body.displayName, field: "displayName")
         let parsed = try RegistrationBodyParser.parse(body)
-        let origin = request.origin(clientAddress: context.clientAddress)
-        let done = try await ceremonies.record(
-            .passkeyAccountRegistration, step: "accountRegistration.complete", context
-        ) { () throws(PasskeyAccountRegistrationFinishError) in
+        let done = try await context.execute { () throws(PasskeyAccountRegistrationFinishError) in
             try await finish.execute(
                 registrationID: registrationID, email: email, displayName: displayName, response: parsed.response,
                 name: parsed.name, residentKey: parsed.residentKey, clientAddress: context.rateLimitKey,
-                acceptLanguage: request.header("Accept-Language"), origin: origin)
+                language: context.mailLanguage, origin: context.origin)
         }
         return try .json(201, SessionResponseBody(done.session))
     }

@@ -8,42 +8,29 @@ internal import PasskeyWire
 struct PasskeyAuthenticationsController: Sendable {
     let start: PasskeyAuthenticationStartUseCase
     let finish: PasskeyAuthenticationFinishUseCase
-    let ceremonies: CeremonyRecorder
 
     func register(in routes: inout Routes) {
-        routes.anyone(.post, "/v1/passkeys/authentications", start(_:context:))
-        routes.anyone(.post, "/v1/passkeys/authentications/finish", finish(_:context:))
+        routes.anyone(
+            .post, "/v1/passkeys/authentications", ceremony: (.passkeyAuthentication, "authentication.start"),
+            start(_:context:))
+        routes.anyone(
+            .post, "/v1/passkeys/authentications/finish",
+            ceremony: (.passkeyAuthentication, "authentication.recordAssertion"), finish(_:context:))
     }
 
     @Sendable func start(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
-        let started = try await ceremonies.record(.passkeyAuthentication, step: "authentication.start", context) {
-            () throws(PasskeyAuthenticationStartError) in
+        let started = try await context.execute { () throws(PasskeyAuthenticationStartError) in
             try await start.execute(clientAddress: context.rateLimitKey)
         }
-        let options = started.options
-        return try .json(
-            200,
-            AuthenticationOptionsResponseBody(
-                challengeID: started.challengeID.description, relyingPartyID: options.relyingPartyID,
-                challenge: Base64URL.encode(options.challenge.bytes), expiresAt: started.expiresAt,
-                publicKey: RequestOptionsJSON(options)))
+        return try .json(200, AuthenticationOptionsResponseBody(started))
     }
 
     @Sendable func finish(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
         let body = try request.decode(AuthenticationFinishRequestBody.self)
         let challengeID = ChallengeID(try BodyField.uuid(body.challengeID, field: "challengeID"))
         let response = try Self.parse(body)
-        let origin = request.origin(clientAddress: context.clientAddress)
-        let done = try await ceremonies.record(.passkeyAuthentication, step: "authentication.recordAssertion", context)
-        {
-            () throws(PasskeyAuthenticationFinishError) in
-            try await finish.execute(challengeID: challengeID, response: response, origin: origin)
-        }
-        if done.cloneWarning {
-            // Accepted (a synced passkey), but worth an operator's look: a possible clone.
-            ceremonies.warning(
-                .passkeyAuthentication, step: "authentication.verifyAssertion", reason: "signCountNotIncreasedSynced",
-                metricReason: "cloneWarning", context)
+        let done = try await context.execute { () throws(PasskeyAuthenticationFinishError) in
+            try await finish.execute(challengeID: challengeID, response: response, origin: context.origin)
         }
         return try .json(200, SessionResponseBody(done.session))
     }

@@ -8,12 +8,15 @@ internal import PasskeyWire
 struct PasskeyRegistrationsController: Sendable {
     let start: PasskeyRegistrationStartUseCase
     let finish: PasskeyRegistrationFinishUseCase
-    let ceremonies: CeremonyRecorder
 
     func register(in routes: inout Routes) {
         // Signed in, not recent sign-in: only `modal` needs one, which the use case decides.
-        routes.signedIn(.post, "/v1/passkeys/registrations", start(_:context:))
-        routes.signedIn(.post, "/v1/passkeys/registrations/finish", finish(_:context:))
+        routes.signedIn(
+            .post, "/v1/passkeys/registrations", ceremony: (.passkeyRegistration, "registration.start"),
+            start(_:context:))
+        routes.signedIn(
+            .post, "/v1/passkeys/registrations/finish",
+            ceremony: (.passkeyRegistration, "registration.storeCredential"), finish(_:context:))
     }
 
     @Sendable func start(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
@@ -24,32 +27,20 @@ struct PasskeyRegistrationsController: Sendable {
         case "conditional": mode = .conditional
         default: throw Problem.invalidRequest("mode must be modal or conditional.")
         }
-        let started = try await ceremonies.record(
-            .passkeyRegistration, step: "registration.start", context.request, reason: \.mode.rawValue
-        ) { () throws(PasskeyRegistrationStartError) in
+        let started = try await context.execute { () throws(PasskeyRegistrationStartError) in
             try await start.execute(session: context.session, mode: mode, clientAddress: context.rateLimitKey)
         }
-        let options = started.options
-        return try .json(
-            200,
-            RegistrationOptionsResponseBody(
-                challengeID: started.challengeID.description, relyingPartyID: options.relyingPartyID,
-                relyingPartyName: options.relyingPartyName, userID: Base64URL.encode(options.userHandle.bytes),
-                userName: options.userName, displayName: options.userDisplayName,
-                challenge: Base64URL.encode(options.challenge.bytes), expiresAt: started.expiresAt,
-                mode: started.mode.rawValue, publicKey: CreationOptionsJSON(options)))
+        return try .json(200, RegistrationOptionsResponseBody(started))
     }
 
     @Sendable func finish(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
         let body = try request.decode(RegistrationFinishRequestBody.self)
         let challengeID = ChallengeID(try BodyField.uuid(body.challengeID, field: "challengeID"))
         let parsed = try RegistrationBodyParser.parse(body)
-        _ = try await ceremonies.record(
-            .passkeyRegistration, step: "registration.storeCredential", context.request, reason: \.mode.rawValue
-        ) { () throws(PasskeyRegistrationFinishError) in
+        _ = try await context.execute { () throws(PasskeyRegistrationFinishError) in
             try await finish.execute(
                 session: context.session, challengeID: challengeID, response: parsed.response, name: parsed.name,
-                residentKey: parsed.residentKey, origin: request.origin(clientAddress: context.clientAddress))
+                residentKey: parsed.residentKey, origin: context.origin)
         }
         return .noContent
     }

@@ -17,26 +17,28 @@ struct PasskeysController: Sendable {
     }
 
     @Sendable func passkeys(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
-        try .json(200, try await list.execute(session: context.session).map(PasskeyResponseBody.init))
+        let passkeys = try await context.execute { () throws(AccountManagementError) in
+            try await list.execute(session: context.session)
+        }
+        return try .json(200, passkeys.map(PasskeyResponseBody.init))
     }
 
     @Sendable func renamePasskey(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
         let id = try context.parameters.require("credentialID", as: CredentialID.self)
         let body = try request.decode(PasskeyRenameRequestBody.self)
         guard let name = PasskeyName(body.name) else { throw Problem.invalidRequest("name is invalid.") }
-        return try .json(
-            200,
-            PasskeyResponseBody(
-                try await rename.execute(
-                    session: context.session, credentialID: id, name: name,
-                    origin: request.origin(clientAddress: context.clientAddress))))
+        let renamed = try await context.execute { () throws(AccountManagementError) in
+            try await rename.execute(session: context.session, credentialID: id, name: name, origin: context.origin)
+        }
+        return try .json(200, PasskeyResponseBody(renamed))
     }
 
     /// A malformed ID names no passkey: 404, after the recent-sign-in check of the route kind.
     @Sendable func deletePasskey(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
         let id = try context.parameters.require("credentialID", as: CredentialID.self)
-        try await deletion.execute(
-            session: context.session, credentialID: id, origin: request.origin(clientAddress: context.clientAddress))
+        try await context.execute { () throws(AccountManagementError) in
+            try await deletion.execute(session: context.session, credentialID: id, origin: context.origin)
+        }
         return .noContent
     }
 }

@@ -47,7 +47,7 @@ struct WebClientController: Sendable {
     }
 
     private static func response(_ file: StaticFile, cacheControl: String, request: HTTPRequest) -> HTTPResponse {
-        let headers: [(name: String, value: String)] = [
+        let headers: HTTPFields = [
             ("Cache-Control", cacheControl), ("ETag", file.etag),
             ("Content-Security-Policy", contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
             ("Referrer-Policy", "no-referrer"),
@@ -57,6 +57,8 @@ struct WebClientController: Sendable {
         {
             return HTTPResponse(status: 304, headers: headers)
         }
-        return HTTPResponse(status: 200, headers: [("Content-Type", file.contentType)] + headers, body: file.body)
+        var fields: HTTPFields = [("Content-Type", file.contentType)]
+        fields.append(contentsOf: headers)
+        return HTTPResponse(status: .ok, headers: fields, body: file.body)
     }
 }

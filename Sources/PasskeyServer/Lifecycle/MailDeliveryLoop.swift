@@ -24,11 +24,15 @@ struct MailDeliveryLoop: Sendable {
                 metrics.record(pass)
                 log(pass)
             } catch {
-                logger.warning(["event": "mail", "outcome": "failed", "error": FailureCause(error).logText])
+                logger.warning([.event: "mail", .outcome: "failed", .error: FailureCause(error).logText])
             }
             if Date() >= gaugeDue {
                 gaugeDue = Date().addingTimeInterval(gaugeInterval)
-                if let age = try? await outbox.oldestDueAge() { metrics.recordOldestDueAge(age) }
+                do {
+                    if let age = try await outbox.oldestDueAge() { metrics.recordOldestDueAge(age) }
+                } catch {
+                    logger.warning([.event: "mail_gauge", .outcome: "failed", .error: FailureCause(error).logText])
+                }
             }
             // A full batch means more may be due: go on at once. Cancellation ends the sleep early.
             if claimed < batchSize { try? await Task.sleep(for: .milliseconds(Int(pollInterval * 1000))) }
@@ -41,22 +45,22 @@ struct MailDeliveryLoop: Sendable {
             switch outcome {
             case .sent(let id, let attempts):
                 logger.info([
-                    "event": "mail", "outcome": "sent", "mail_id": id.uuidString.lowercased(),
-                    "attempts": String(attempts),
+                    .event: "mail", .outcome: "sent", .mailID: id.uuidString.lowercased(),
+                    .attempts: String(attempts),
                 ])
             case .retried(let id, let attempts, let cause):
                 logger.warning([
-                    "event": "mail", "outcome": "retry", "mail_id": id.uuidString.lowercased(),
-                    "attempts": String(attempts), "error": cause,
+                    .event: "mail", .outcome: "retry", .mailID: id.uuidString.lowercased(),
+                    .attempts: String(attempts), .error: cause,
                 ])
             case .dropped(let id):
                 logger.info([
-                    "event": "mail", "outcome": "dropped", "reason": "expired", "mail_id": id.uuidString.lowercased(),
+                    .event: "mail", .outcome: "dropped", .reason: "expired", .mailID: id.uuidString.lowercased(),
                 ])
             case .abandoned(let id, let attempts, let cause):
                 logger.error([
-                    "event": "mail", "outcome": "abandoned", "mail_id": id.uuidString.lowercased(),
-                    "attempts": String(attempts), "error": cause,
+                    .event: "mail", .outcome: "abandoned", .mailID: id.uuidString.lowercased(),
+                    .attempts: String(attempts), .error: cause,
                 ])
             }
         }

@@ -8,7 +8,7 @@ struct CORSMiddleware: ServerMiddleware {
     let methods: @Sendable (String) -> [HTTPMethod]
 
     func handle(_ request: HTTPRequest, context: RequestContext, next: NextResponder) async -> HTTPResponse {
-        var response = request.method == "OPTIONS" ? preflight(request) : await next(request, context)
+        var response = request.method == .options ? preflight(request) : await next(request, context)
         if let origin = allowedOrigin(request) {
             response.headers.append(("Access-Control-Allow-Origin", origin))
             response.headers.append(("Vary", "Origin"))

@@ -5,19 +5,18 @@ internal import PasskeyHTTP
 /// `warning` (sanitised and cut to 32 bytes: it may come from anywhere the proxy copied it from).
 struct ClientAddressMiddleware: ServerMiddleware {
     let resolver: ClientAddressResolver
-    let logger: Logger
 
     func handle(_ request: HTTPRequest, context: RequestContext, next: NextResponder) async -> HTTPResponse {
         var context = context
         let resolution = resolver.resolve(
             peer: request.remoteAddress,
-            forwardedFor: request.headers.filter { $0.name == "x-forwarded-for" }.map(\.value))
+            forwardedFor: request.headers.values("x-forwarded-for"))
         context.clientAddress = resolution.address
         context.rateLimitKey = ClientAddressResolver.rateLimitKey(for: context.clientAddress)
         if let entry = resolution.unusableEntry {
-            logger.warning([
-                "event": "forwarded_for", "outcome": "not_an_address", "entry": entry.text,
-                "entry_bytes": String(entry.bytes), "client": resolution.address, "request_id": context.requestID,
+            context.logger.warning([
+                .event: "forwarded_for", .outcome: "not_an_address", .entry: entry.text,
+                .entryBytes: String(entry.bytes), .client: resolution.address,
             ])
         }
         return await next(request, context)

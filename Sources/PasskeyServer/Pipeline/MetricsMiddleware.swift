@@ -7,14 +7,14 @@ struct MetricsMiddleware: ServerMiddleware {
     func handle(_ request: HTTPRequest, context: RequestContext, next: NextResponder) async -> HTTPResponse {
         let response = await next(request, context)
         metrics.recordRequest(
-            route: context.route, method: Self.methodLabel(request.method), status: response.status,
+            route: context.route, method: Self.methodLabel(request.method), status: response.status.code,
             seconds: Self.seconds(since: context.startedAt))
         return response
     }
 
     /// Labels stay bounded whatever clients send: known methods, else `OTHER`.
-    static func methodLabel(_ method: String) -> String {
-        HTTPMethod(rawValue: method) == nil ? "OTHER" : method
+    static func methodLabel(_ method: HTTPMethod) -> String {
+        HTTPMethod.known.contains(method) ? method.rawValue : "OTHER"
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

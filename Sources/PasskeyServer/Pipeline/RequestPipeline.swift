@@ -4,8 +4,11 @@ internal import PasskeyHTTP
 /// outermost), then the router. The chain is composed once, at start.
 struct RequestPipeline: Sendable {
     private let responder: NextResponder
+    /// The application's logger, which each request's context binds its fields to.
+    private let logger: Logger
 
-    init(_ middlewares: [any ServerMiddleware], router: Router) {
+    init(_ middlewares: [any ServerMiddleware], router: Router, logger: Logger) {
+        self.logger = logger
         var responder: NextResponder = { request, context in await router.respond(to: request, context: context) }
         for middleware in middlewares.reversed() {
             let next = responder
@@ -15,6 +18,10 @@ struct RequestPipeline: Sendable {
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        await responder(request, RequestContext())
+        var context = RequestContext(logger: logger)
+        // What the request says about its sender, read once here for every use case.
+        context.userAgent = request.header("user-agent")
+        context.mailLanguage = AcceptLanguage.mailLanguage(request.header("accept-language"))
+        return await responder(request, context)
     }
 }

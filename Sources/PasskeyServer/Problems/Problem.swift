@@ -117,7 +117,8 @@ struct Problem: Error, Sendable {
         let body =
             (try? WireJSON.body(details))
             ?? Array(#"{"type":"about:blank","status":\#(status),"code":"\#(code.rawValue)"}"#.utf8)
-        return HTTPResponse(
-            status: status, headers: [("Content-Type", "application/problem+json")] + headers, body: body)
+        var fields: HTTPFields = [("Content-Type", "application/problem+json")]
+        fields.append(contentsOf: headers)
+        return HTTPResponse(status: HTTPStatus(status), headers: fields, body: body)
     }
 }

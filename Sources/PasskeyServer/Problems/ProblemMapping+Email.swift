@@ -19,7 +19,7 @@ extension EmailFlowError: ProblemConvertible {
     }
 }
 
-extension EmailSignInError: ProblemConvertible {
+extension RecoveryEmailAuthenticationError: ProblemConvertible {
     var problem: Problem {
         switch self {
         case .mailUnavailable: ProblemMapping.mailUnavailable

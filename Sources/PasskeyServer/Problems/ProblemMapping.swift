@@ -162,6 +162,7 @@ extension AccountManagementError: ProblemConvertible {
             Problem(
                 status: 409, code: .recoveryNotSetUp,
                 detail: "Create recovery codes before removing the password.")
+        case .unauthorized: .unauthorized
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }

@@ -1,15 +1,16 @@
 internal import Foundation
-package import PasskeyDomain
+internal import PasskeyDomain
 
 /// The language of an account's mails from its sign-up request's `Accept-Language` (RFC 9110
 /// §12.5.4): Japanese when `ja` (or `ja-*`) has a higher weight than every English range (`en`,
 /// `en-*`, or `*`), or the same weight and comes first; English otherwise. Parsed defensively: at
-/// most 1024 bytes and 32 ranges are looked at; malformed ranges and weights are skipped.
-package enum AcceptLanguage {
+/// most 1024 bytes and 32 ranges are looked at; malformed ranges and weights are skipped. Parsed
+/// at the edge (`RequestPipeline`, into `RequestContext.mailLanguage`): use cases take the language.
+enum AcceptLanguage {
     static let maximumBytes = 1024
     static let maximumRanges = 32
 
-    package static func mailLanguage(_ header: String?) -> MailLanguage {
+    static func mailLanguage(_ header: String?) -> MailLanguage {
         guard let header, header.utf8.count <= maximumBytes else { return .english }
         var japanese: (weight: Double, index: Int)?
         var english: (weight: Double, index: Int)?

@@ -15,26 +15,15 @@ struct ActivityQuery: Equatable {
     }
 
     init(_ query: String?) throws(Problem) {
-        var seen: Set<String> = []
-        for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = String(parts[0]).removingPercentEncoding else { continue }
-            guard name == "limit" || name == "before" else { continue }
-            guard seen.insert(name).inserted else { throw Problem.invalidRequest("\(name) is given more than once.") }
-            guard parts.count == 2, let value = String(parts[1]).removingPercentEncoding else {
-                throw Problem.invalidRequest("\(name) is invalid.")
+        let parameters = try QueryParameters(query, reading: ["limit", "before"])
+        limit = try parameters.integer(
+            "limit", in: AccountActivityUseCase.limits, default: AccountActivityUseCase.defaultLimit,
+            message: "limit must be a whole number from 1 to 100.")
+        if let value = parameters["before"] {
+            guard let cursor = ActivityCursor(wireValue: value) else {
+                throw Problem.invalidRequest("before is not a value of next.")
             }
-            if name == "limit" {
-                guard (1...3).contains(value.utf8.count), value.utf8.allSatisfy({ (48...57).contains($0) }),
-                    let number = Int(value), AccountActivityUseCase.limits.contains(number)
-                else { throw Problem.invalidRequest("limit must be a whole number from 1 to 100.") }
-                limit = number
-            } else {
-                guard let cursor = ActivityCursor(wireValue: value) else {
-                    throw Problem.invalidRequest("before is not a value of next.")
-                }
-                before = cursor
-            }
+            before = cursor
         }
     }
 }

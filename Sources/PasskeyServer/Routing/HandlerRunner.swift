@@ -6,7 +6,7 @@ internal import PasskeyHTTP
 struct HandlerRunner: Sendable {
     let bearer: BearerAuthenticationUseCase
     let recentSignIn: RecentSignInRequirement
-    let logger: Logger
+    let metrics: Metrics
 
     /// The live session behind `Authorization: Bearer …`.
     func authenticate(_ request: HTTPRequest) async throws(BearerAuthenticationError) -> ActiveSession {
@@ -14,17 +14,14 @@ struct HandlerRunner: Sendable {
     }
 
     /// The handler's response, or the problem its error maps to. A 500 is logged at `error` with
-    /// the request ID, the route and its cause; the client learns nothing more.
+    /// the request's ID, route and client, and its cause; the client learns nothing more.
     func run(_ context: RequestContext, _ body: () async throws -> HTTPResponse) async -> HTTPResponse {
         do {
             return try await body()
         } catch {
             let problem = Problem(error)
             if problem.status >= 500, let cause = problem.cause {
-                logger.error([
-                    "event": "internal_error", "route": context.route, "request_id": context.requestID,
-                    "cause": cause,
-                ])
+                context.logger.error([.event: "internal_error", .cause: cause])
             }
             return problem.response
         }

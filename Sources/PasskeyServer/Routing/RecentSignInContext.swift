@@ -10,4 +10,12 @@ struct RecentSignInContext: Sendable {
     subscript<T>(dynamicMember keyPath: KeyPath<RequestContext, T>) -> T {
         request[keyPath: keyPath]
     }
+
+    /// `RequestContext.execute`.
+    @discardableResult
+    func execute<Output, Failure: ProblemConvertible>(_ body: () async throws(Failure) -> Output)
+        async throws(Failure) -> Output
+    {
+        try await request.execute(body)
+    }
 }

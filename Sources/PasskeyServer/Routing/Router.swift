@@ -35,12 +35,12 @@ struct Router: Sendable {
         case notFound
     }
 
-    func match(method: String, path: String) -> Match {
+    func match(method: HTTPMethod, path: String) -> Match {
         guard path.hasPrefix("/") else { return .notFound }
         let candidates =
             literalRoutes[path].map { $0.map { (route: $0, values: [String]()) } }
             ?? bestMatches(for: Self.segments(of: path))
-        if let (route, values) = candidates.first(where: { $0.route.method.rawValue == method }) {
+        if let (route, values) = candidates.first(where: { $0.route.method == method }) {
             return .found(route, parameters: PathParameters(names: route.parameterNames, values: values))
         }
         var allowed = candidates.map(\.route.method)

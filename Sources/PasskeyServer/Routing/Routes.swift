@@ -3,19 +3,30 @@ internal import PasskeyHTTP
 
 /// Where controllers register their endpoints, each under its kind:
 /// - `anyone`: no sign-in needed; the handler gets the request's context;
+/// - `bearerToken`: a token fixed by configuration (`METRICS_TOKEN`, `OPERATOR_TOKEN`), compared
+///   in constant time, else 401 `unauthorized` before the handler runs;
 /// - `signedIn`: a live bearer token, else 401 `unauthorized` before the handler runs; the
 ///   handler gets the session in a `SignedInContext`;
 /// - `recentSignIn`: as `signedIn`, and the session signed in within
 ///   `REAUTHENTICATION_WINDOW_SECONDS`, else 403 `reauthentication-required`, checked right
 ///   after the token as the contract says; the handler gets the `RecentSession` that the
 ///   step-up use cases take, in a `RecentSignInContext`.
-/// Handlers decode, execute their use case and encode. Whatever they throw is answered through
-/// the one mapping (`Problems/ProblemMapping.swift`); anything unmapped is a 500 whose cause is
-/// logged with the request ID and never sent.
+///
+/// Options, the same for every kind:
+/// - `ceremony:` the ceremony step whose outcome `RequestContext.execute` records (one log line
+///   and metric per outcome);
+/// - `feature:` a gate answered after the route kind's own checks and before the body is read
+///   (mail off: 503 `mail-unavailable`).
+///
+/// Handlers decode, execute their use case (`context.execute`) and encode. Whatever they throw is
+/// answered through the one mapping (`Problems/ProblemMapping.swift`); anything unmapped is a 500
+/// whose cause is logged with the request ID and never sent.
 struct Routes: Sendable {
     typealias PublicHandler = @Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse
     typealias SignedInHandler = @Sendable (HTTPRequest, SignedInContext) async throws -> HTTPResponse
     typealias RecentSignInHandler = @Sendable (HTTPRequest, RecentSignInContext) async throws -> HTTPResponse
+    /// Throws the feature's problem while it is off.
+    typealias FeatureGate = @Sendable () throws -> Void
 
     private(set) var router = Router()
     let runner: HandlerRunner
@@ -24,30 +35,59 @@ struct Routes: Sendable {
         self.runner = runner
     }
 
-    mutating func anyone(_ method: HTTPMethod, _ path: String, _ handler: @escaping PublicHandler) {
-        let runner = runner
-        router.add(method, path) { request, context in
-            await runner.run(context) { try await handler(request, context) }
+    mutating func anyone(
+        _ method: HTTPMethod, _ path: String, ceremony: (Ceremony, step: String)? = nil, feature: FeatureGate? = nil,
+        _ handler: @escaping PublicHandler
+    ) {
+        add(method, path, ceremony) { runner, request, context in
+            try feature?()
+            return try await handler(request, context)
         }
     }
 
-    mutating func signedIn(_ method: HTTPMethod, _ path: String, _ handler: @escaping SignedInHandler) {
-        let runner = runner
-        router.add(method, path) { request, context in
-            await runner.run(context) {
-                let session = try await runner.authenticate(request)
-                return try await handler(request, SignedInContext(request: context, session: session))
+    mutating func bearerToken(
+        _ method: HTTPMethod, _ path: String, check: ConfiguredTokenCheck, _ handler: @escaping PublicHandler
+    ) {
+        add(method, path, nil) { runner, request, context in
+            guard check.accepts(AuthorizationHeader.bearerToken(request.header("authorization"))) else {
+                throw Problem.unauthorized
             }
+            return try await handler(request, context)
         }
     }
 
-    mutating func recentSignIn(_ method: HTTPMethod, _ path: String, _ handler: @escaping RecentSignInHandler) {
+    mutating func signedIn(
+        _ method: HTTPMethod, _ path: String, ceremony: (Ceremony, step: String)? = nil, feature: FeatureGate? = nil,
+        _ handler: @escaping SignedInHandler
+    ) {
+        add(method, path, ceremony) { runner, request, context in
+            let session = try await runner.authenticate(request)
+            try feature?()
+            return try await handler(request, SignedInContext(request: context, session: session))
+        }
+    }
+
+    mutating func recentSignIn(
+        _ method: HTTPMethod, _ path: String, ceremony: (Ceremony, step: String)? = nil, feature: FeatureGate? = nil,
+        _ handler: @escaping RecentSignInHandler
+    ) {
+        add(method, path, ceremony) { runner, request, context in
+            let recent = try runner.recentSignIn.check(try await runner.authenticate(request))
+            try feature?()
+            return try await handler(request, RecentSignInContext(request: context, session: recent))
+        }
+    }
+
+    private mutating func add(
+        _ method: HTTPMethod, _ path: String, _ ceremony: (Ceremony, step: String)?,
+        _ body: @escaping @Sendable (HandlerRunner, HTTPRequest, RequestContext) async throws -> HTTPResponse
+    ) {
         let runner = runner
+        let step = ceremony.map { CeremonyStep(ceremony: $0.0, step: $0.step, metrics: runner.metrics) }
         router.add(method, path) { request, context in
-            await runner.run(context) {
-                let recent = try runner.recentSignIn.check(try await runner.authenticate(request))
-                return try await handler(request, RecentSignInContext(request: context, session: recent))
-            }
+            var context = context
+            context.ceremony = step
+            return await runner.run(context) { try await body(runner, request, context) }
         }
     }
 }

@@ -11,4 +11,12 @@ struct SignedInContext: Sendable {
     subscript<T>(dynamicMember keyPath: KeyPath<RequestContext, T>) -> T {
         request[keyPath: keyPath]
     }
+
+    /// `RequestContext.execute`.
+    @discardableResult
+    func execute<Output, Failure: ProblemConvertible>(_ body: () async throws(Failure) -> Output)
+        async throws(Failure) -> Output
+    {
+        try await request.execute(body)
+    }
 }

@@ -70,3 +70,56 @@ extension AdoptionResponseBody {
                 rate: figures.upgrade.rate))
     }
 }
+
+extension AuthenticationOptionsResponseBody {
+    init(_ started: PasskeyAuthenticationStart) {
+        let options = started.options
+        self.init(
+            challengeID: started.challengeID.description, relyingPartyID: options.relyingPartyID,
+            challenge: Base64URL.encode(options.challenge.bytes), expiresAt: started.expiresAt,
+            publicKey: RequestOptionsJSON(options))
+    }
+}
+
+extension RegistrationOptionsResponseBody {
+    init(_ started: PasskeyRegistrationStart) {
+        let options = started.options
+        self.init(
+            challengeID: started.challengeID.description, relyingPartyID: options.relyingPartyID,
+            relyingPartyName: options.relyingPartyName, userID: Base64URL.encode(options.userHandle.bytes),
+            userName: options.userName, displayName: options.userDisplayName,
+            challenge: Base64URL.encode(options.challenge.bytes), expiresAt: started.expiresAt,
+            mode: started.mode.rawValue, publicKey: CreationOptionsJSON(options))
+    }
+}
+
+extension AccountRegistrationOptionsResponseBody {
+    init(_ started: PasskeyAccountRegistrationStart) {
+        let options = started.options
+        self.init(
+            registrationID: started.registration.id.description, relyingPartyID: options.relyingPartyID,
+            userID: Base64URL.encode(options.userHandle.bytes), challenge: Base64URL.encode(options.challenge.bytes),
+            expiresAt: started.registration.expiresAt, publicKey: CreationOptionsJSON(options))
+    }
+}
+
+extension AccountCreatedResponseBody {
+    init(_ account: Account) {
+        self.init(accountID: account.id.description, displayName: account.displayName.value)
+    }
+}
+
+extension RecoveryCodesResponseBody {
+    init(_ set: RecoveryCodeSet) {
+        self.init(codes: set.codes, createdAt: set.createdAt)
+    }
+}
+
+extension SessionInfoResponseBody {
+    init(_ session: AuthenticationSession, current: Bool) {
+        self.init(
+            sessionID: session.id.description, method: session.method.rawValue, createdAt: session.createdAt,
+            expiresAt: session.expiresAt, current: current,
+            credentialID: session.credentialID.map { Base64URL.encode($0.bytes) })
+    }
+}

@@ -10,12 +10,21 @@ import Synchronization
 
 @testable import PasskeyServer
 
-/// The real server (composition root + libmicrohttpd) on a real socket (127.0.0.1, any free
-/// port), on a throwaway database.
+/// The real server (composition root, pipeline, router, use cases, PostgreSQL adapters) on a
+/// throwaway database, reached either through libmicrohttpd on a real socket (127.0.0.1, any free
+/// port: `.socket`, for tests of the HTTP layer, connections and threads) or in process, each
+/// request handed to the application's pipeline as libmicrohttpd would hand it (`.inProcess`, the
+/// default for endpoint tests: no socket, the same code from the pipeline inwards).
 final class TestServer: Sendable {
+    enum Transport: Sendable {
+        case socket
+        case inProcess
+    }
+
     let root: CompositionRoot
     let app: PasskeyServerApp
-    let server: HTTPServer
+    /// The HTTP server, for `.socket`.
+    let server: HTTPServer?
     let client: TestHTTPClient
     /// The background mail sender, as `serve` runs it, when mail is on.
     let mailer: Task<Void, Never>?
@@ -31,7 +40,7 @@ final class TestServer: Sendable {
     init(
         conninfo: String, environment: [String: String] = [:], clock: any WallClock = SystemClock(),
         logSink: @escaping @Sendable (String) -> Void = Logger.standardError, servesAsConfigured: Bool = false,
-        threads: ThreadObserver? = nil
+        threads: ThreadObserver? = nil, transport: Transport = .inProcess
     ) throws {
         var env = Self.baseEnvironment.merging(environment) { $1 }
         env["DATABASE_URL"] = conninfo
@@ -55,6 +64,13 @@ final class TestServer: Sendable {
                 configuration: configuration, dependencies: root.dependencies, openAPI: openAPI.map { Array($0) },
                 webClient: webClient, logSink: logSink)
             let app = self.app
+            guard transport == .socket else {
+                server = nil
+                self.root = root
+                client = TestHTTPClient { request in await app.handle(request) }
+                mailer = ServeCommand.startMailDelivery(root: root, app: app)
+                return
+            }
             var http = HTTPServer.Configuration(
                 host: "127.0.0.1", port: 0, tooLarge: { Problem.payloadTooLarge.response },
                 loops: root.dependencies.loops)
@@ -73,18 +89,18 @@ final class TestServer: Sendable {
                     threads?.record(.handlerEnd(EventLoop.current?.index))
                     return response
                 })
-            try server.start()
+            try server?.start()
             mailer = ServeCommand.startMailDelivery(root: root, app: app)
         } catch {
             root.shutdown()
             throw error
         }
         self.root = root
-        client = TestHTTPClient(base: "http://127.0.0.1:\(server.port)")
+        client = TestHTTPClient(base: "http://127.0.0.1:\(server?.port ?? 0)")
     }
 
     func stop() async {
-        await server.shutdown(gracePeriod: .seconds(5))
+        await server?.shutdown(gracePeriod: .seconds(5))
         mailer?.cancel()
         await mailer?.value
         root.shutdown()
@@ -111,12 +127,14 @@ final class ThreadObserver: Sendable {
 func withServer(
     environment: [String: String] = [:], clock: any WallClock = SystemClock(),
     logSink: @escaping @Sendable (String) -> Void = Logger.standardError, servesAsConfigured: Bool = false,
-    threads: ThreadObserver? = nil, _ body: (TestServer, TestDatabase) async throws -> Void
+    threads: ThreadObserver? = nil, transport: TestServer.Transport = .inProcess,
+    _ body: (TestServer, TestDatabase) async throws -> Void
 ) async throws {
     try await withTestDatabase { database, _ in
         let server = try TestServer(
             conninfo: database.conninfo, environment: environment, clock: clock, logSink: logSink,
-            servesAsConfigured: servesAsConfigured, threads: threads)
+            servesAsConfigured: servesAsConfigured, threads: threads,
+            transport: servesAsConfigured || threads != nil ? .socket : transport)
         do {
             try await body(server, database)
         } catch {

@@ -7,6 +7,9 @@ package enum AccountManagementError: Error, Hashable, Sendable {
     case passkeyNotYetUsed
     /// Removing the password needs an unused code of the user's own recovery set.
     case recoveryNotSetUp
+    /// The session that made the request ended before the change was made (a take-back, a
+    /// sign-out elsewhere): as for a token that is no longer valid.
+    case unauthorized
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
     case internalFailure(cause: FailureCause)

@@ -2,15 +2,14 @@ package import PasskeyDomain
 
 /// `PATCH /v1/passkeys/{credentialID}`: renames one of the signed-in account's passkeys.
 package struct PasskeyRenameUseCase: Sendable {
-    let passkeys: any PasskeyCredentialRepository
+    let store: any UnitOfWork
     let clock: any WallClock
     let events: AccountEventMaker
 
     package init(
-        passkeys: any PasskeyCredentialRepository, clock: any WallClock = SystemClock(),
-        events: AccountEventMaker = AccountEventMaker()
+        store: any UnitOfWork, clock: any WallClock = SystemClock(), events: AccountEventMaker = AccountEventMaker()
     ) {
-        self.passkeys = passkeys
+        self.store = store
         self.clock = clock
         self.events = events
     }
@@ -21,15 +20,19 @@ package struct PasskeyRenameUseCase: Sendable {
     )
         async throws(AccountManagementError) -> PasskeyCredential
     {
+        let now = clock.now
         let event = events.event(
             .passkeyRenamed(credentialID: credentialID), accountID: session.account.id, sessionID: session.session.id,
-            at: clock.now, from: origin)
-        let renamed: PasskeyCredential?
-        do {
-            renamed = try await passkeys.renameCredential(
-                id: credentialID, accountID: session.account.id, to: name, event: event)
-        } catch {
-            throw AccountManagementError(error)
+            at: now, from: origin)
+        let renamed = try await store.transaction(as: AccountManagementError.self) {
+            tx async throws(RepositoryError) -> PasskeyCredential? in
+            guard try await tx.accounts.lock(session.account.id) != nil else { return nil }
+            try await tx.requireLive(session.session, at: now)
+            guard let renamed = try await tx.passkeys.rename(credentialID, of: session.account.id, to: name) else {
+                return nil
+            }
+            try await tx.events.record(event)
+            return renamed
         }
         guard let renamed else { throw .notFound }
         return renamed

@@ -1,5 +1,5 @@
 internal import Foundation
-internal import PasskeyDomain
+package import PasskeyDomain
 
 /// Why setting the password failed.
 package enum PasswordSetError: Error, Hashable, Sendable {
@@ -12,29 +12,35 @@ package enum PasswordSetError: Error, Hashable, Sendable {
     case internalFailure(cause: FailureCause)
 }
 
+/// A password set or replaced, on this account.
+package struct PasswordChange: Sendable {
+    package let accountID: AccountID
+}
+
 /// `PUT /v1/account/password` (recent sign-in): sets the password of a passkey-only account, or
 /// replaces the current one. Every *other* password session ends (the old password no longer
 /// keeps anyone signed in) and, with mail on, a `passwordSet` notice goes to a verified address.
 package struct PasswordSetUseCase: Sendable {
-    let accounts: any AccountRepository
+    let store: any UnitOfWork
     let hasher: any PasswordHasher
     let notifier: SecurityNotifier
     let clock: any WallClock
     let events: AccountEventMaker
 
     package init(
-        accounts: any AccountRepository, hasher: any PasswordHasher, notifier: SecurityNotifier = .off,
+        store: any UnitOfWork, hasher: any PasswordHasher, notifier: SecurityNotifier = .off,
         clock: any WallClock, events: AccountEventMaker = AccountEventMaker()
     ) {
         self.events = events
-        self.accounts = accounts
+        self.store = store
         self.hasher = hasher
         self.notifier = notifier
         self.clock = clock
     }
 
+    @discardableResult
     package func execute(session: RecentSession, password: String, origin: RequestOrigin)
-        async throws(PasswordSetError)
+        async throws(PasswordSetError) -> PasswordChange
     {
         guard PasswordRules.isAcceptable(password) else { throw .weakPassword }
         let hash: String
@@ -47,15 +53,21 @@ package struct PasswordSetUseCase: Sendable {
             }
         }
         let now = clock.now
-        let notice = notifier.notice(.passwordSet, at: now, from: origin)
-        let set = try await PasswordSetError.catching { () async throws(RepositoryError) in
-            try await accounts.setPassword(
-                accountID: session.account.id, passwordHash: hash, now: now, keepingSession: session.session.id,
-                notice: notice,
-                event: events.event(
-                    .passwordSet, accountID: session.account.id, sessionID: session.session.id, at: now, from: origin))
+        let accountID = session.account.id
+        let event = events.event(
+            .passwordSet, accountID: accountID, sessionID: session.session.id, at: now, from: origin)
+        let set = try await store.transaction(as: PasswordSetError.self) { tx async throws(RepositoryError) in
+            guard let account = try await tx.accounts.lock(accountID) else { return false }
+            try await tx.requireLive(session.session, at: now)
+            try await tx.accounts.setPassword(accountID, hash: hash, at: now)
+            // The old password no longer keeps anyone signed in, except the caller.
+            try await tx.sessions.revoke(.password, of: accountID, except: session.session.id, at: now)
+            try await tx.queue(notifier.mail(.passwordSet, for: account, at: now, from: origin))
+            try await tx.events.record(event)
+            return true
         }
         guard set else { throw .unauthorized }
+        return PasswordChange(accountID: accountID)
     }
 }
 

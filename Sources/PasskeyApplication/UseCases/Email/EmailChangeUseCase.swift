@@ -1,27 +1,36 @@
 internal import Foundation
 internal import PasskeyDomain
 
+/// The account with the address a code just confirmed.
+package struct ChangedEmail: Sendable {
+    package let summary: AccountSummary
+}
+
 /// `PUT /v1/account/email` (recent sign-in) and `POST /v1/account/email/confirm`: a `change`
 /// code goes to the *new* address; nothing changes until it comes back. The confirmation makes
 /// the new address the account's, verified, and tells the old address when it was verified.
 /// Wrong codes count like wrong passwords of the account (see `EmailVerificationUseCase`).
 package struct EmailChangeUseCase: Sendable {
-    let codes: any EmailCodeRepository
+    let store: any UnitOfWork
     let accounts: any AccountRepository
     let attempts: AttemptCounter
+    let gate: AttemptGate
     let maker: EmailCodeMaker
     let composer: MailComposer
+    let notifier: SecurityNotifier
     let policy: MailPolicy
     let clock: any WallClock
 
     package init(
-        codes: any EmailCodeRepository, accounts: any AccountRepository, rateLimits: any RateLimitRepository,
-        maker: EmailCodeMaker, composer: MailComposer, policy: PasskeyPolicy, clock: any WallClock,
-        gate: AttemptGate
+        store: any UnitOfWork, accounts: any AccountRepository, rateLimits: any RateLimitRepository,
+        maker: EmailCodeMaker, composer: MailComposer, notifier: SecurityNotifier = .off, policy: PasskeyPolicy,
+        clock: any WallClock, gate: AttemptGate
     ) {
-        self.codes = codes
+        self.notifier = notifier
+        self.store = store
         self.accounts = accounts
         self.attempts = AttemptCounter(rateLimits: rateLimits, gate: gate, limits: policy.attemptLimits)
+        self.gate = gate
         self.maker = maker
         self.composer = composer
         self.policy = policy.mail
@@ -35,14 +44,17 @@ package struct EmailChangeUseCase: Sendable {
         let now = clock.now
         let (code, draft) = maker.make(purpose: .change, now: now, lifetime: policy.codeLifetime)
         let composer = composer
-        let issue = try await EmailFlowError.catching { () async throws(RepositoryError) in
-            try await codes.issueChangeCode(
-                accountID: session.account.id, newEmail: email, draft: draft, sendsPerHour: policy.sendsPerHour
-            ) { recipient, language in
-                composer.codeMail(
-                    id: draft.id, purpose: .change, code: code, to: recipient, language: language, now: now,
-                    expiresAt: draft.expiresAt)
-            }
+        let sendsPerHour = policy.sendsPerHour
+        let issue = try await store.transaction(as: EmailFlowError.self) {
+            tx async throws(RepositoryError) -> EmailCodeIssue in
+            guard let account = try await tx.accounts.lock(session.account.id) else { return .accountGone }
+            try await tx.requireLive(session.session, at: now)
+            if try await tx.accounts.isTaken(email, byOtherThan: account.id) { return .emailTaken }
+            let mail = composer.codeMail(
+                id: draft.id, purpose: .change, code: code, to: email, language: account.language, now: now,
+                expiresAt: draft.expiresAt)
+            return try await EmailCodeFlows.issue(
+                EmailCodeMail(draft: draft, mail: mail), of: account.id, to: email, sendsPerHour: sendsPerHour, in: tx)
         }
         switch issue {
         case .issued: return
@@ -56,47 +68,77 @@ package struct EmailChangeUseCase: Sendable {
 
     /// Consumes the code: the account's address is the new one, verified.
     package func confirm(session: ActiveSession, code: String, clientAddress: String, origin: RequestOrigin)
-        async throws(EmailFlowError) -> AccountSummary
+        async throws(EmailFlowError) -> ChangedEmail
     {
         guard policy.enabled else { throw .mailUnavailable }
+        // Uses of one code wait in line (a double submit is decided once, the others answered
+        // without counting: security round 4, finding 13).
+        let arrivedAt = clock.now
+        let key = EmailCodeFlows.gateKey(session.account.id.description, code: code, digester: maker.digester)
+        return try await gate.inLine(key, as: EmailFlowError.self) { () async throws(EmailFlowError) in
+            try await confirmInLine(
+                session: session, code: code, clientAddress: clientAddress, origin: origin, arrivedAt: arrivedAt)
+        }
+    }
+
+    private func confirmInLine(
+        session: ActiveSession, code: String, clientAddress: String, origin: RequestOrigin, arrivedAt: Date
+    ) async throws(EmailFlowError) -> ChangedEmail {
         let summary = try await EmailCodeFlows.summary(of: session.account.id, in: accounts)
         let attempt = try await attempts.begin(
             email: summary.email, clientAddress: clientAddress, as: EmailFlowError.self)
         let now = clock.now
-        let composer = composer
-        var notice: (@Sendable (EmailAddress, MailLanguage, EmailAddress) -> OutgoingMail)?
-        if policy.securityNotifications {
-            let random = maker.random
-            notice = { @Sendable old, language, new in
-                composer.notice(
-                    id: random.uuid(),
-                    SecurityNotice(
-                        kind: .emailChanged(newAddress: new), occurredAt: now, clientAddress: origin.clientAddress),
-                    to: old, language: language)
-            }
-        }
         let event = AccountEventMaker(random: maker.random).event(
             .emailChanged, accountID: session.account.id, sessionID: session.session.id, at: now, from: origin)
+        let notifier = notifier
+        let matches = maker.matcher(presented: code)
+        let maximumTries = policy.maximumCodeTries
         let confirmation: EmailCodeConfirmation
         do {
-            confirmation = try await codes.confirmChange(
-                accountID: session.account.id, now: now, maximumTries: policy.maximumCodeTries,
-                matches: maker.matcher(presented: code), notice: notice, event: event)
+            confirmation = try await store.transaction { tx async throws(RepositoryError) -> EmailCodeConfirmation in
+                guard let account = try await tx.accounts.lock(session.account.id) else { return .accountGone }
+                try await tx.requireLive(session.session, at: now)
+                try await tx.requireLive(session.session, at: now)
+                let used: LockedEmailCode
+                switch try await EmailCodeFlows.consume(
+                    .change, of: account.id, matches: matches, maximumTries: maximumTries, now: now,
+                    arrivedAt: arrivedAt, in: tx)
+                {
+                case .consumed(let code): used = code
+                case .usedJustNow: return .usedJustNow
+                case .wrong: return .wrongCode
+                }
+                guard let newEmail = EmailAddress(used.email) else { return .wrongCode }
+                // Taken meanwhile: nothing changes (the rollback leaves the code unused).
+                try await tx.emailCodes.lockRecipient(newEmail.normalized)
+                if try await tx.accounts.isTaken(newEmail, byOtherThan: account.id) { throw .conflict(.emailTaken) }
+                try await tx.queue(
+                    notifier.mail(.emailChanged(newAddress: newEmail), for: account, at: now, from: origin))
+                try await tx.accounts.changeEmail(account.id, to: newEmail, verifiedAt: now)
+                try await tx.events.record(event)
+                return .confirmed
+            }
         } catch {
-            // A sign-up that took the address in the same instant: the unique key decided.
-            if case .conflict(.emailTaken) = error { throw .emailTaken }
+            // Taken meanwhile, or by a sign-up in the same instant (the unique key decided).
+            if case .conflict(.emailTaken) = error {
+                try await attempts.forgive(attempt, as: EmailFlowError.self)
+                throw .emailTaken
+            }
             throw EmailFlowError(error)
         }
         switch confirmation {
         case .accountGone: throw .unauthorized
         case .wrongCode:
             throw .invalidCode  // the attempt stays counted
+        case .usedJustNow:
+            try await attempts.forgive(attempt, as: EmailFlowError.self)  // a double submit, not a guess
+            throw .invalidCode
         case .emailTaken, .alreadyVerified:
             try await attempts.forgive(attempt, as: EmailFlowError.self)
             throw .emailTaken
         case .confirmed:
             try await attempts.forgive(attempt, as: EmailFlowError.self)
-            return try await EmailCodeFlows.summary(of: session.account.id, in: accounts)
+            return ChangedEmail(summary: try await EmailCodeFlows.summary(of: session.account.id, in: accounts))
         }
     }
 

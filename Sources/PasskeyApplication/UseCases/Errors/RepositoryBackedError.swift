@@ -9,6 +9,14 @@ package protocol RepositoryBackedError: Error {
     /// what the request would have got had the account already been gone (contract v3, "Races
     /// with deletion": 401 or 404, never 500). Each use case names its own.
     static var accountGone: Self { get }
+    /// The answer when the session that authorised a change ended before the change's
+    /// transaction re-checked it (`RepositoryError.sessionEnded`): 401, as for a token that is
+    /// no longer valid. By default what `accountGone` answers.
+    static var sessionEnded: Self { get }
+}
+
+extension RepositoryBackedError {
+    package static var sessionEnded: Self { accountGone }
 }
 
 extension RepositoryBackedError {
@@ -16,6 +24,7 @@ extension RepositoryBackedError {
         switch error {
         case .unavailable: self = .unavailable
         case .accountGone: self = .accountGone
+        case .sessionEnded: self = .sessionEnded
         case .conflict, .failure: self = .internalFailure(cause: FailureCause(error))
         }
     }
@@ -27,6 +36,15 @@ extension RepositoryBackedError {
         } catch {
             throw Self(error)
         }
+    }
+}
+
+extension UnitOfWork {
+    /// `transaction(_:)`, its errors converted to the use case's error type.
+    package func transaction<T: Sendable, Failure: RepositoryBackedError>(
+        as _: Failure.Type, _ work: @escaping @Sendable (any StoreTransaction) async throws(RepositoryError) -> T
+    ) async throws(Failure) -> T {
+        try await Failure.catching { () async throws(RepositoryError) -> T in try await transaction(work) }
     }
 }
 
@@ -74,6 +92,7 @@ extension PasskeyAuthenticationFinishError: RepositoryBackedError {
 }
 extension AccountManagementError: RepositoryBackedError {
     package static var accountGone: Self { .notFound }
+    package static var sessionEnded: Self { .unauthorized }
 }
 extension RecoveryAuthenticationError: RepositoryBackedError {
     package static var accountGone: Self { .invalidCredentials }

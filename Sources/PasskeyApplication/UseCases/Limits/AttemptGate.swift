@@ -95,3 +95,24 @@ extension AttemptGate {
         return decided ?? .limited(retryAfter: 1)
     }
 }
+
+extension AttemptGate {
+    /// Runs `body` once every earlier caller in line for `key` is done (uses of one secret wait
+    /// for each other, so each is decided knowing the one before); more callers than
+    /// `maximumWaiting` already in line are answered "retry in a second" at once.
+    package func inLine<T: Sendable, Failure: RateLimitedError & Sendable>(
+        _ key: String, as _: Failure.Type, _ body: () async throws(Failure) -> T
+    ) async throws(Failure) -> T {
+        let outcome = try await Failure.catching { () async throws(RepositoryError) -> Result<T, Failure>? in
+            try await withKeys([key]) { () async throws(RepositoryError) -> Result<T, Failure> in
+                do throws(Failure) {
+                    return .success(try await body())
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        guard let outcome else { throw .rateLimited(retryAfter: 1) }
+        return try outcome.get()
+    }
+}

@@ -34,11 +34,19 @@ package struct MailOutboxSender: Sendable {
         self.backoff = backoff
     }
 
-    /// Claims one batch and settles every mail of it; returns what happened to each.
+    /// Claims one batch and settles its mails one at a time; returns what happened to each. When
+    /// the task is cancelled (the server stops), the mail in transfer finishes and the rest of the
+    /// batch is given back at once (`release`) instead of sent: a stop waits for one transfer, not
+    /// a batch (security round 4, finding 12).
     package func runOnce() async throws(RepositoryError) -> MailSendingPass {
         let claimed = try await outbox.claimDue(limit: batchSize, lease: lease)
         var pass = MailSendingPass(firstAttempts: claimed.count { $0.attempts == 0 })
-        for mail in claimed {
+        for (index, mail) in claimed.enumerated() {
+            if Task.isCancelled {
+                try await outbox.release(ids: claimed[index...].map(\.message.id))
+                pass.released = claimed.count - index
+                break
+            }
             pass.outcomes.append(try await settle(mail))
         }
         return pass
@@ -104,10 +112,13 @@ package struct MailSendingPass: Sendable, Hashable {
     /// Claimed mails that had never been tried (what `/metrics` counts as queued).
     package var firstAttempts: Int
     package var outcomes: [MailSendingOutcome] = []
+    /// Claimed mails given back untried because the sender was stopping.
+    package var released = 0
 
-    package init(firstAttempts: Int = 0, outcomes: [MailSendingOutcome] = []) {
+    package init(firstAttempts: Int = 0, outcomes: [MailSendingOutcome] = [], released: Int = 0) {
         self.firstAttempts = firstAttempts
         self.outcomes = outcomes
+        self.released = released
     }
 }
 

@@ -31,6 +31,7 @@ package struct PasskeyAccountRegistrationFinish: Sendable {
 /// transaction together with completing the registration; no password credential is created.
 package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
     let registrations: any AccountRegistrationRepository
+    let store: any UnitOfWork
     let verifier: any CredentialVerifier
     let names: any AuthenticatorNames
     let issuer: SessionIssuer
@@ -42,13 +43,14 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
     let events: AccountEventMaker
 
     package init(
-        registrations: any AccountRegistrationRepository, verifier: any CredentialVerifier,
+        registrations: any AccountRegistrationRepository, store: any UnitOfWork, verifier: any CredentialVerifier,
         names: any AuthenticatorNames, issuer: SessionIssuer, limiter: AddressRateLimiter, policy: PasskeyPolicy,
         clock: any WallClock, verification: SignUpVerification? = nil, events: AccountEventMaker = AccountEventMaker()
     ) {
         self.events = events
         self.verification = verification
         self.registrations = registrations
+        self.store = store
         self.limiter = limiter
         self.verifier = verifier
         self.names = names
@@ -60,7 +62,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
     package func execute(
         registrationID: RegistrationID, email rawEmail: String, displayName rawName: String,
         response: RegistrationResponse, name: PasskeyName?, residentKey: Bool?, clientAddress: String,
-        acceptLanguage: String? = nil, origin: RequestOrigin? = nil
+        language: MailLanguage = .english, origin: RequestOrigin? = nil
     ) async throws(PasskeyAccountRegistrationFinishError) -> PasskeyAccountRegistrationFinish {
         let origin = origin ?? RequestOrigin(clientAddress: clientAddress)
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
@@ -75,7 +77,7 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
         do {
             return try await complete(
                 registration, email: email, displayName: displayName, response: response, name: name,
-                residentKey: residentKey, language: AcceptLanguage.mailLanguage(acceptLanguage), origin: origin)
+                residentKey: residentKey, language: language, origin: origin)
         } catch {
             throw await answer(error, registrationID: registrationID, clientAddress: clientAddress)
         }
@@ -112,22 +114,31 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
                 .passkeyAdded(.signUp, credentialID: credential.id), accountID: account.id, sessionID: stored.id,
                 at: now, from: origin),
         ]
-        let completion: AccountRegistrationCompletion
+        let accountEmail = AccountEmail(accountID: account.id, email: email, language: language)
+        let code = verification?.mail(to: email, language: language, now: now)
+        let completed: Bool
         do {
-            completion = try await registrations.completeAccountRegistration(
-                id: registration.id, account: account,
-                email: AccountEmail(accountID: account.id, email: email, language: language), credential: credential,
-                session: stored, now: now, verification: verification?.mail(to: email, language: language, now: now),
-                events: created)
+            completed = try await store.transaction { tx async throws(RepositoryError) -> Bool in
+                guard try await tx.accountRegistrations.complete(registration.id, at: now) else { return false }
+                // The passkey before the email (contract v3): a registered credential answers
+                // credential-exists whatever the email, so reusing one credential cannot test addresses.
+                try await tx.accounts.insert(account)
+                try await tx.passkeys.insert(credential)
+                try await tx.accounts.insert(accountEmail)
+                try await tx.sessions.insert(stored)
+                if let code { try await tx.store(code, of: account.id, sentTo: email) }
+                for event in created { try await tx.events.record(event) }
+                return true
+            }
         } catch {
             switch error {
             case .conflict(.emailTaken): throw .emailTaken
             case .conflict(.credentialExists): throw .credentialExists
             case .unavailable: throw .unavailable
-            case .conflict, .accountGone, .failure: throw .internalFailure(cause: FailureCause(error))
+            case .conflict, .accountGone, .sessionEnded, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }
-        guard completion == .completed else { throw .registrationUnavailable }
+        guard completed else { throw .registrationUnavailable }
         return PasskeyAccountRegistrationFinish(session: issued, credential: credential)
     }
 

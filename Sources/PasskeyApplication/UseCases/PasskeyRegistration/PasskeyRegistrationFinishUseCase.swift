@@ -27,6 +27,7 @@ package struct PasskeyRegistrationFinish: Sendable {
 /// the password session (slide 40). A stored passkey queues the `passkeyAdded` notice with it.
 package struct PasskeyRegistrationFinishUseCase: Sendable {
     let registrations: any PasskeyRegistrationRepository
+    let store: any UnitOfWork
     let verifier: any CredentialVerifier
     let names: any AuthenticatorNames
     let policy: PasskeyPolicy
@@ -35,12 +36,13 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
     let events: AccountEventMaker
 
     package init(
-        registrations: any PasskeyRegistrationRepository, verifier: any CredentialVerifier,
+        registrations: any PasskeyRegistrationRepository, store: any UnitOfWork, verifier: any CredentialVerifier,
         names: any AuthenticatorNames, policy: PasskeyPolicy, notifier: SecurityNotifier = .off, clock: any WallClock,
         events: AccountEventMaker = AccountEventMaker()
     ) {
         self.events = events
         self.registrations = registrations
+        self.store = store
         self.verifier = verifier
         self.names = names
         self.policy = policy
@@ -75,19 +77,29 @@ package struct PasskeyRegistrationFinishUseCase: Sendable {
         let credential = verified.credential(
             accountID: session.account.id, response: response, name: name, residentKey: residentKey, names: names,
             createdAt: now)
+        let event = events.event(
+            .passkeyAdded(conditional ? .conditional : .modal, credentialID: credential.id),
+            accountID: session.account.id, sessionID: session.session.id, at: now, from: origin)
         let addition: CredentialAddition
         do {
-            addition = try await registrations.addCredential(
-                credential, limit: policy.maxPasskeysPerAccount,
-                notice: notifier.notice(.passkeyAdded, at: now, from: origin),
-                event: events.event(
-                    .passkeyAdded(conditional ? .conditional : .modal, credentialID: credential.id),
-                    accountID: session.account.id, sessionID: session.session.id, at: now, from: origin))
+            addition = try await store.transaction { tx async throws(RepositoryError) -> CredentialAddition in
+                // The account's lock serialises additions: the count below sees every one that
+                // committed before, so N concurrent finishes one short of the limit add exactly one.
+                guard let account = try await tx.accounts.lock(session.account.id) else { throw .accountGone }
+                try await tx.requireLive(session.session, at: now)
+                guard try await tx.passkeys.list(account.id).count < policy.maxPasskeysPerAccount else {
+                    return .limitReached
+                }
+                try await tx.passkeys.insert(credential)
+                try await tx.queue(notifier.mail(.passkeyAdded, for: account, at: now, from: origin))
+                try await tx.events.record(event)
+                return .added
+            }
         } catch {
             switch error {
             case .conflict(.credentialExists): throw .credentialExists
             case .unavailable: throw .unavailable
-            case .accountGone: throw .unauthorized
+            case .accountGone, .sessionEnded: throw .unauthorized
             case .conflict, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }

@@ -18,7 +18,7 @@ package enum PasswordAccountRegistrationError: Error, Hashable, Sendable {
 
 /// Sign-up with email, display name and password (the "existing users" of the migration).
 package struct PasswordAccountRegistrationUseCase: Sendable {
-    let accounts: any AccountRepository
+    let store: any UnitOfWork
     let hasher: any PasswordHasher
     let limiter: AddressRateLimiter
     let clock: any WallClock
@@ -27,11 +27,11 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
     let events: AccountEventMaker
 
     package init(
-        accounts: any AccountRepository, hasher: any PasswordHasher, limiter: AddressRateLimiter, clock: any WallClock,
+        store: any UnitOfWork, hasher: any PasswordHasher, limiter: AddressRateLimiter, clock: any WallClock,
         verification: SignUpVerification? = nil, events: AccountEventMaker = AccountEventMaker()
     ) {
         self.events = events
-        self.accounts = accounts
+        self.store = store
         self.hasher = hasher
         self.limiter = limiter
         self.clock = clock
@@ -40,10 +40,10 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
 
     /// Validates, counts the sign-up against the client address's budget (before any hashing,
     /// so a refused flood costs no Argon2 work), hashes, and creates the account.
-    /// `acceptLanguage`: the request's header, which picks the language of the account's mails.
+    /// `language`: what the request's `Accept-Language` preferred, the language of the account's mails.
     package func execute(
         email rawEmail: String, displayName rawName: String, password: String, clientAddress: String,
-        acceptLanguage: String? = nil, origin: RequestOrigin? = nil
+        language: MailLanguage = .english, origin: RequestOrigin? = nil
     ) async throws(PasswordAccountRegistrationError) -> Account {
         let origin = origin ?? RequestOrigin(clientAddress: clientAddress)
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
@@ -67,19 +67,23 @@ package struct PasswordAccountRegistrationUseCase: Sendable {
         }
         let now = clock.now
         let account = Account(id: AccountID(), displayName: displayName, createdAt: now)
+        let accountEmail = AccountEmail(accountID: account.id, email: email, language: language)
+        let code = verification?.mail(to: email, language: language, now: now)
+        let event = events.event(
+            .accountCreated(.password), accountID: account.id, sessionID: nil, at: now, from: origin)
         do {
-            let language = AcceptLanguage.mailLanguage(acceptLanguage)
-            try await accounts.createPasswordAccount(
-                account, email: AccountEmail(accountID: account.id, email: email, language: language),
-                password: PasswordCredential(accountID: account.id, passwordHash: hash, createdAt: now, updatedAt: now),
-                verification: verification?.mail(to: email, language: language, now: now),
-                event: events.event(
-                    .accountCreated(.password), accountID: account.id, sessionID: nil, at: now, from: origin))
+            try await store.transaction { tx async throws(RepositoryError) in
+                try await tx.accounts.insert(account)
+                try await tx.accounts.insert(accountEmail)
+                try await tx.accounts.setPassword(account.id, hash: hash, at: now)
+                if let code { try await tx.store(code, of: account.id, sentTo: email) }
+                try await tx.events.record(event)
+            }
         } catch {
             switch error {
             case .conflict(.emailTaken): throw .emailTaken
             case .unavailable: throw .unavailable
-            case .conflict, .accountGone, .failure: throw .internalFailure(cause: FailureCause(error))
+            case .conflict, .accountGone, .sessionEnded, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }
         return account

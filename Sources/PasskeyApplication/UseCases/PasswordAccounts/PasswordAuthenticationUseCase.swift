@@ -28,6 +28,7 @@ package struct PasswordAuthentication: Sendable {
 package struct PasswordAuthenticationUseCase: Sendable {
     let accounts: any AccountRepository
     let sessions: any SessionRepository
+    let failures: FailedSignInRecorder
     let attempts: AttemptCounter
     let hasher: any PasswordHasher
     let issuer: SessionIssuer
@@ -35,13 +36,15 @@ package struct PasswordAuthenticationUseCase: Sendable {
     let events: AccountEventMaker
 
     package init(
-        accounts: any AccountRepository, sessions: any SessionRepository, rateLimits: any RateLimitRepository,
+        accounts: any AccountRepository, sessions: any SessionRepository, failures: FailedSignInRecorder,
+        rateLimits: any RateLimitRepository,
         hasher: any PasswordHasher, issuer: SessionIssuer, policy: PasskeyPolicy, clock: any WallClock,
         gate: AttemptGate = AttemptGate(), events: AccountEventMaker = AccountEventMaker()
     ) {
         self.events = events
         self.accounts = accounts
         self.sessions = sessions
+        self.failures = failures
         self.attempts = AttemptCounter(rateLimits: rateLimits, gate: gate, limits: policy.attemptLimits)
         self.hasher = hasher
         self.issuer = issuer
@@ -65,12 +68,9 @@ package struct PasswordAuthenticationUseCase: Sendable {
         {
         case .wrong:
             // The attempt stays counted. `sign-in.failed` is written for an existing account only,
-            // by one statement that finds the account by its address itself: the same statement
-            // runs for an unknown address (and writes nothing), so the answer's time tells nothing.
+            // and writing it never changes this answer.
             let failed = events.pending(.signInFailed(.password), sessionID: nil, at: clock.now, from: origin)
-            try await Failure.catching { () async throws(RepositoryError) in
-                try await accounts.recordFailedSignIn(failed, normalizedEmail: email.normalized)
-            }
+            await failures.record(failed, normalizedEmail: email.normalized)
             throw .invalidCredentials
         case .busy:
             // Nothing was checked: the attempt is not the user's failure.
@@ -93,7 +93,7 @@ package struct PasswordAuthenticationUseCase: Sendable {
                 rehashFailure = error
             }
         }
-        return try await Failure.catching { () async throws(RepositoryError) -> PasswordAuthentication in
+        let authentication = try await Failure.catching { () async throws(RepositoryError) -> PasswordAuthentication? in
             if let upgraded {
                 try await accounts.updatePasswordHash(
                     accountID: found.account.id, from: found.credential.passwordHash, to: upgraded, at: now)
@@ -102,9 +102,15 @@ package struct PasswordAuthenticationUseCase: Sendable {
             let event = events.event(
                 .signIn(.password, credentialID: nil), accountID: found.account.id, sessionID: stored.id, at: now,
                 from: origin)
-            try await sessions.createSession(stored, event: event)
-            return PasswordAuthentication(session: issued, rehashFailure: rehashFailure)
+            // The hash that verified (or its upgrade, which replaces it only from that hash) must
+            // still be the account's when the session is written: else the password changed or
+            // was taken back under this sign-in, and the old password no longer signs in.
+            let created = try await sessions.createSession(
+                stored, event: event, whilePasswordHashIs: upgraded ?? found.credential.passwordHash)
+            return created ? PasswordAuthentication(session: issued, rehashFailure: rehashFailure) : nil
         }
+        guard let authentication else { throw .invalidCredentials }
+        return authentication
     }
 
     private typealias Failure = PasswordAuthenticationError

@@ -28,20 +28,27 @@ package enum PasswordImportError: Error, Hashable, Sendable {
     case internalFailure(cause: FailureCause)
 }
 
+/// One user of an existing system being moved in, with its `account.created` event (method `import`).
+struct ImportedPasswordAccount: Sendable {
+    let account: Account
+    let email: AccountEmail
+    let password: PasswordCredential
+    let event: AccountEvent
+}
+
 /// `passkey-server import-passwords`: brings existing password users in, all or nothing.
 /// Legacy hashes are kept as they are and upgraded to Argon2id at each user's next sign-in.
 package struct PasswordImportUseCase: Sendable {
-    let accounts: any AccountRepository
+    let store: any UnitOfWork
     let clock: any WallClock
     let events: AccountEventMaker
 
     /// Hash formats accepted on import (verified later by the password hasher).
     static let acceptedPrefixes = ["$argon2id$", "$argon2i$", "$2a$", "$2b$", "$2y$", "$pbkdf2-sha256$"]
 
-    package init(accounts: any AccountRepository, clock: any WallClock, events: AccountEventMaker = AccountEventMaker())
-    {
+    package init(store: any UnitOfWork, clock: any WallClock, events: AccountEventMaker = AccountEventMaker()) {
         self.events = events
-        self.accounts = accounts
+        self.store = store
         self.clock = clock
     }
 
@@ -75,13 +82,23 @@ package struct PasswordImportUseCase: Sendable {
                         .accountCreated(.import), accountID: account.id, sessionID: nil, at: now, from: .commandLine)))
         }
         do {
-            try await accounts.importPasswordAccounts(items, progress: progress)
+            // One transaction: all or nothing.
+            try await store.transaction { [items] tx async throws(RepositoryError) in
+                for (index, item) in items.enumerated() {
+                    try await tx.accounts.insert(item.account)
+                    try await tx.accounts.insert(item.email)
+                    try await tx.accounts.setPassword(
+                        item.account.id, hash: item.password.passwordHash, at: item.password.createdAt)
+                    try await tx.events.record(item.event)
+                    if (index + 1) % 1000 == 0 || index + 1 == items.count { progress(index + 1) }
+                }
+            }
         } catch {
             switch error {
             case .conflict(.emailTaken):
                 throw .duplicateEmail(line: nil)
             case .unavailable: throw .unavailable
-            case .conflict, .accountGone, .failure: throw .internalFailure(cause: FailureCause(error))
+            case .conflict, .accountGone, .sessionEnded, .failure: throw .internalFailure(cause: FailureCause(error))
             }
         }
         return items.count

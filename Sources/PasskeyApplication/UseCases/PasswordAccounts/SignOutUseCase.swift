@@ -7,19 +7,18 @@ package enum SignOutError: Error, Hashable, Sendable {
 
 /// Revokes the current session; its token stops working at once.
 package struct SignOutUseCase: Sendable {
-    let sessions: any SessionRepository
+    let store: any UnitOfWork
     let clock: any WallClock
 
-    package init(sessions: any SessionRepository, clock: any WallClock) {
-        self.sessions = sessions
+    package init(store: any UnitOfWork, clock: any WallClock) {
+        self.store = store
         self.clock = clock
     }
 
     package func execute(session: ActiveSession) async throws(SignOutError) {
-        do {
-            _ = try await sessions.revokeSession(id: session.session.id, at: clock.now)
-        } catch {
-            throw .init(error)
+        let now = clock.now
+        try await store.transaction(as: SignOutError.self) { tx async throws(RepositoryError) in
+            _ = try await tx.sessions.revoke(session.session.id, of: session.account.id, at: now)
         }
     }
 }

@@ -16,7 +16,7 @@ package enum OperatorRecoveryCodeError: Error, Hashable, Sendable {
 /// `recoveryCodeIssued` notice (naming neither the issuer nor the code) is queued in it too; the
 /// command passes `RequestOrigin.commandLine` as its origin.
 package struct OperatorRecoveryCodeUseCase: Sendable {
-    let recoveryCodes: any RecoveryCodeRepository
+    let store: any UnitOfWork
     let random: any RandomGenerator
     let digester: any SecretDigester
     let policy: PasskeyPolicy
@@ -24,10 +24,10 @@ package struct OperatorRecoveryCodeUseCase: Sendable {
     let clock: any WallClock
 
     package init(
-        recoveryCodes: any RecoveryCodeRepository, random: any RandomGenerator, digester: any SecretDigester,
+        store: any UnitOfWork, random: any RandomGenerator, digester: any SecretDigester,
         policy: PasskeyPolicy, notifier: SecurityNotifier = .off, clock: any WallClock
     ) {
-        self.recoveryCodes = recoveryCodes
+        self.store = store
         self.random = random
         self.digester = digester
         self.policy = policy
@@ -45,19 +45,24 @@ package struct OperatorRecoveryCodeUseCase: Sendable {
         let digest = digester.sha256(Array(code.canonical.utf8))
         let expiresAt = now.addingTimeInterval(policy.operatorRecoveryCodeLifetime)
         let id = random.uuid()
-        let notice = notifier.notice(.recoveryCodeIssued, at: now, from: origin)
-        let accountID: AccountID?
-        do {
-            accountID = try await recoveryCodes.addOperatorCode(
-                normalizedEmail: email.normalized, issuedBy: issuedBy, notice: notice,
-                event: AccountEventMaker(random: random).pending(
-                    .recoveryCodeIssued(issuer: issuedBy), sessionID: nil, at: now, from: origin)
-            ) { account in
+        let events = AccountEventMaker(random: random)
+        let accountID = try await store.transaction(as: OperatorRecoveryCodeError.self) {
+            tx async throws(RepositoryError) -> AccountID? in
+            // The account's lock serialises concurrent issuing (and a concurrent replacement of the
+            // user's set): each voids what the one before it stored, so one operator code stays live.
+            guard let account = try await tx.accounts.lock(normalizedEmail: email.normalized) else { return nil }
+            try await tx.recoveryCodes.deleteUnusedOperatorCodes(of: account.id)
+            try await tx.recoveryCodes.insert([
                 StoredRecoveryCode(
-                    id: id, accountID: account, digest: digest, source: .operator, createdAt: now, expiresAt: expiresAt)
-            }
-        } catch {
-            throw .init(error)
+                    id: id, accountID: account.id, digest: digest, source: .operator, createdAt: now,
+                    expiresAt: expiresAt)
+            ])
+            try await tx.events.record(
+                events.event(
+                    .recoveryCodeIssued(issuer: issuedBy), accountID: account.id, sessionID: nil, at: now,
+                    from: origin))
+            try await tx.queue(notifier.mail(.recoveryCodeIssued, for: account, at: now, from: origin))
+            return account.id
         }
         guard let accountID else { throw .unknownEmail }
         return (code.formatted, accountID, expiresAt)

@@ -1,0 +1,20 @@
+internal import PasskeyApplication
+internal import PasskeyDomain
+internal import PasskeyLibpq
+
+/// `MailOutboxWriter` in SQL: `mail_outbox`; the background sender (`PostgresMailOutboxRepository`)
+/// claims and sends what is queued here.
+struct PostgresMailOutboxWriter: MailOutboxWriter {
+    let transaction: PostgresTransaction
+
+    func enqueue(_ mail: OutgoingMail) async throws(RepositoryError) {
+        try await transaction.run { connection async throws(PostgresError) in
+            try await connection.query(
+                """
+                INSERT INTO mail_outbox (id, recipient, subject, body, created_at, not_after, next_attempt_at)
+                VALUES (\(mail.id), \(mail.recipient.value), \(mail.subject), \(mail.body), \(mail.createdAt),
+                        \(mail.notAfter), \(mail.createdAt))
+                """)
+        }
+    }
+}

@@ -1,0 +1,156 @@
+internal import PasskeyApplication
+
+/// The application factory: every use case, built once from the composition root's ports and the
+/// configured policy, with the helpers they share (one `AttemptGate` for every kind of attempt, one
+/// event maker, one notifier). `serve` wires its controllers from it and each command takes the one
+/// use case it runs, so no use case is put together twice.
+struct UseCases: Sendable {
+    let policy: PasskeyPolicy
+    private let d: Dependencies
+    private let notifier: SecurityNotifier
+    private let events: AccountEventMaker
+    private let issuer: SessionIssuer
+    private let limiter: AddressRateLimiter
+    /// One gate for every kind of attempt: passwords and recovery codes share their limits.
+    private let gate = AttemptGate()
+    private let codeMaker: EmailCodeMaker
+    private let composer: MailComposer
+    private let failures: FailedSignInRecorder
+
+    /// `unrecorded`: where a failed sign-in's event that could not be written is reported (the
+    /// server's log; it never changes the 401).
+    init(
+        dependencies: Dependencies, policy: PasskeyPolicy,
+        unrecorded: @escaping @Sendable (RepositoryError) -> Void = { _ in }
+    ) {
+        let d = dependencies
+        self.d = d
+        self.policy = policy
+        failures = FailedSignInRecorder(store: d.store, unrecorded: unrecorded)
+        notifier = SecurityNotifier(policy: policy, random: d.random)
+        events = AccountEventMaker(random: d.random)
+        issuer = SessionIssuer(tokens: d.tokens, random: d.random, lifetime: policy.sessionLifetime)
+        limiter = AddressRateLimiter(
+            repository: d.rateLimits, limitPerMinute: policy.startsPerMinute, signupLimit: policy.signupsPerAddress,
+            signupWindowSeconds: Int(policy.passwordFailureWindow))
+        codeMaker = EmailCodeMaker(random: d.random, digester: d.digester)
+        composer = MailComposer(relyingPartyName: policy.relyingPartyName)
+    }
+
+    private var signUpVerification: SignUpVerification {
+        SignUpVerification(maker: codeMaker, composer: composer, policy: policy.mail)
+    }
+
+    // Sessions.
+    var bearerAuthentication: BearerAuthenticationUseCase {
+        BearerAuthenticationUseCase(sessions: d.sessions, tokens: d.tokens, clock: d.clock)
+    }
+    var recentSignIn: RecentSignInRequirement { RecentSignInRequirement(policy: policy, clock: d.clock) }
+
+    // Password accounts.
+    var passwordAccountRegistration: PasswordAccountRegistrationUseCase {
+        PasswordAccountRegistrationUseCase(
+            store: d.store, hasher: d.hasher, limiter: limiter, clock: d.clock, verification: signUpVerification,
+            events: events)
+    }
+    var passwordAuthentication: PasswordAuthenticationUseCase {
+        PasswordAuthenticationUseCase(
+            accounts: d.accounts, sessions: d.sessions, failures: failures, rateLimits: d.rateLimits, hasher: d.hasher,
+            issuer: issuer, policy: policy, clock: d.clock, gate: gate, events: events)
+    }
+    var signOut: SignOutUseCase { SignOutUseCase(store: d.store, clock: d.clock) }
+    var passwordImport: PasswordImportUseCase { PasswordImportUseCase(store: d.store, clock: d.clock, events: events) }
+
+    // Passkeys: add one, create an account with one, sign in with one.
+    var passkeyRegistrationStart: PasskeyRegistrationStartUseCase {
+        PasskeyRegistrationStartUseCase(
+            accounts: d.accounts, registrations: d.passkeyRegistrations, limiter: limiter, random: d.random,
+            policy: policy, clock: d.clock)
+    }
+    var passkeyRegistrationFinish: PasskeyRegistrationFinishUseCase {
+        PasskeyRegistrationFinishUseCase(
+            registrations: d.passkeyRegistrations, store: d.store, verifier: d.verifier, names: d.names,
+            policy: policy, notifier: notifier, clock: d.clock, events: events)
+    }
+    var passkeyAccountRegistrationStart: PasskeyAccountRegistrationStartUseCase {
+        PasskeyAccountRegistrationStartUseCase(
+            registrations: d.accountRegistrations, limiter: limiter, random: d.random, policy: policy, clock: d.clock)
+    }
+    var passkeyAccountRegistrationFinish: PasskeyAccountRegistrationFinishUseCase {
+        PasskeyAccountRegistrationFinishUseCase(
+            registrations: d.accountRegistrations, store: d.store, verifier: d.verifier, names: d.names,
+            issuer: issuer, limiter: limiter, policy: policy, clock: d.clock, verification: signUpVerification,
+            events: events)
+    }
+    var passkeyAuthenticationStart: PasskeyAuthenticationStartUseCase {
+        PasskeyAuthenticationStartUseCase(
+            authentications: d.passkeyAuthentications, limiter: limiter, random: d.random, policy: policy,
+            clock: d.clock)
+    }
+    var passkeyAuthenticationFinish: PasskeyAuthenticationFinishUseCase {
+        PasskeyAuthenticationFinishUseCase(
+            authentications: d.passkeyAuthentications, verifier: d.verifier, issuer: issuer, policy: policy,
+            clock: d.clock, events: events)
+    }
+
+    // The signed-in account.
+    var passkeyList: PasskeyListUseCase { PasskeyListUseCase(passkeys: d.passkeys) }
+    var passkeyRename: PasskeyRenameUseCase { PasskeyRenameUseCase(store: d.store, clock: d.clock, events: events) }
+    var passkeyDeletion: PasskeyDeletionUseCase {
+        PasskeyDeletionUseCase(store: d.store, notifier: notifier, clock: d.clock, events: events)
+    }
+    var accountQuery: AccountQueryUseCase { AccountQueryUseCase(accounts: d.accounts) }
+    var passwordRemoval: PasswordRemovalUseCase {
+        PasswordRemovalUseCase(store: d.store, notifier: notifier, clock: d.clock, mail: policy.mail, events: events)
+    }
+    var passwordSet: PasswordSetUseCase {
+        PasswordSetUseCase(store: d.store, hasher: d.hasher, notifier: notifier, clock: d.clock, events: events)
+    }
+    var accountDeletion: AccountDeletionUseCase {
+        AccountDeletionUseCase(store: d.store, notifier: notifier, clock: d.clock)
+    }
+    var sessionList: SessionListUseCase { SessionListUseCase(sessions: d.sessions, clock: d.clock) }
+    var sessionEnd: SessionEndUseCase { SessionEndUseCase(store: d.store, clock: d.clock, events: events) }
+    var accountActivity: AccountActivityUseCase { AccountActivityUseCase(events: d.accountEvents) }
+
+    // Recovery.
+    var recoveryCodeSetCreation: RecoveryCodeSetCreationUseCase {
+        RecoveryCodeSetCreationUseCase(
+            store: d.store, random: d.random, digester: d.digester, notifier: notifier, clock: d.clock)
+    }
+    var recoveryAuthentication: RecoveryAuthenticationUseCase {
+        RecoveryAuthenticationUseCase(
+            store: d.store, failures: failures, rateLimits: d.rateLimits, digester: d.digester, issuer: issuer,
+            policy: policy, notifier: notifier, clock: d.clock, gate: gate, events: events)
+    }
+    var operatorRecoveryCode: OperatorRecoveryCodeUseCase {
+        OperatorRecoveryCodeUseCase(
+            store: d.store, random: d.random, digester: d.digester, policy: policy, notifier: notifier,
+            clock: d.clock)
+    }
+
+    // (v3) Email.
+    var emailVerification: EmailVerificationUseCase {
+        EmailVerificationUseCase(
+            store: d.store, accounts: d.accounts, rateLimits: d.rateLimits, maker: codeMaker, composer: composer,
+            policy: policy, clock: d.clock, gate: gate)
+    }
+    var emailChange: EmailChangeUseCase {
+        EmailChangeUseCase(
+            store: d.store, accounts: d.accounts, rateLimits: d.rateLimits, maker: codeMaker, composer: composer,
+            notifier: notifier, policy: policy, clock: d.clock, gate: gate)
+    }
+    var recoveryEmailRequest: RecoveryEmailRequestUseCase {
+        RecoveryEmailRequestUseCase(
+            store: d.store, limiter: limiter, maker: codeMaker, composer: composer, policy: policy, clock: d.clock)
+    }
+    var recoveryEmailAuthentication: RecoveryEmailAuthenticationUseCase {
+        RecoveryEmailAuthenticationUseCase(
+            store: d.store, rateLimits: d.rateLimits, maker: codeMaker, issuer: issuer, notifier: notifier,
+            policy: policy, clock: d.clock, gate: gate)
+    }
+
+    // (v3) Adoption.
+    var adoptionFigures: AdoptionFiguresUseCase { AdoptionFiguresUseCase(adoption: d.adoption, clock: d.clock) }
+    var accountStagesGauge: AccountStagesGauge { AccountStagesGauge(adoption: d.adoption, clock: d.clock) }
+}

@@ -109,8 +109,13 @@ import Testing
         // The server must outlive the client's read: released after its last use, its loops would
         // stop with the 503 still to be written (what a loaded machine showed once).
         defer { withExtendedLifetime(server) { released.set() } }
-        let client = RawHTTPClient(port: server.port)
-        let inFlight = Task { try await client.exchange(Array("GET /stuck HTTP/1.1\r\nHost: t\r\n\r\n".utf8)) }
+        // A generous read timeout: the full suite keeps both cores and the cooperative pool busy,
+        // and the shutdown's steps were seen to take longer than 10 s to reach the 503 there.
+        var client = RawHTTPClient(port: server.port)
+        client.socketTimeoutSeconds = 60
+        let inFlight = Task { [client] in
+            try await client.exchange(Array("GET /stuck HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
+        }
         let waiting = ContinuousClock.now
         while !entered.isSet, ContinuousClock.now - waiting < .seconds(30) {
             try await Task.sleep(for: .milliseconds(5))

@@ -29,6 +29,8 @@ struct RawHTTPClient: Sendable {
     var port: Int
     /// The local IPv4 address to connect from (any of 127.0.0.0/8 works on Linux), or `nil`.
     var source: String?
+    /// How long one send or receive may block (`SO_SNDTIMEO`, `SO_RCVTIMEO`).
+    var socketTimeoutSeconds = 10
 
     /// Sends `request`, then reads one response (until its Content-Length, or EOF).
     func exchange(_ request: [UInt8]) async throws -> Response {
@@ -102,7 +104,7 @@ struct RawHTTPClient: Sendable {
         return responses
     }
 
-    /// A connected blocking socket (10 s send and receive timeouts).
+    /// A connected blocking socket (`socketTimeoutSeconds` send and receive timeouts).
     func connect() throws -> Int32 {
         let v6 = host.contains(":")
         let socket = Glibc.socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -122,7 +124,7 @@ struct RawHTTPClient: Sendable {
                 throw Failure(description: "bind(\(source)) failed: errno \(code)", code: code)
             }
         }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: socketTimeoutSeconds, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let result: Int32

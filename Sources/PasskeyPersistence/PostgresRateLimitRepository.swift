@@ -41,9 +41,11 @@ package struct PostgresRateLimitRepository: RateLimitRepository {
         }
     }
 
-    package func beginAttempt(normalizedEmail: String, clientAddress: String, limits: AttemptLimits)
-        async throws(RepositoryError) -> AttemptDecision
-    {
+    package func beginAttempt(
+        normalizedEmail: String, clientAddress: String, limits: AttemptLimits, rightSecretPassesEmailLimit: Bool
+    ) async throws(RepositoryError) -> AttemptDecision {
+        // With the flag, a spent email budget no longer stops the count (the address's does).
+        let emailLimit = rightSecretPassesEmailLimit ? Int.max : limits.perEmail
         let address = String(clientAddress.prefix(64))
         return try await pool.runTransaction { connection async throws(PostgresError) in
             // Serialise every attempt on this email and on this address (transaction-scoped
@@ -74,14 +76,20 @@ package struct PostgresRateLimitRepository: RateLimitRepository {
                 ), counted AS (
                     INSERT INTO password_failures (normalized_email, client_address)
                     SELECT \(normalizedEmail), \(address) FROM counts
-                    WHERE for_email < \(limits.perEmail) AND for_address < \(limits.perAddress)
+                    WHERE for_email < \(emailLimit) AND for_address < \(limits.perAddress)
                     RETURNING id
                 )
-                SELECT (SELECT id FROM counted) AS attempt_id, counts.retry FROM counts
+                SELECT (SELECT id FROM counted) AS attempt_id, counts.retry,
+                       counts.for_email < \(limits.perEmail) AS email_has_budget
+                FROM counts
                 """)
             guard let row = result.first else { throw PostgresError(kind: .decoding, diagnostic: "no attempt row") }
+            let retryAfter = max(1, try row.decode(Int.self, column: "retry"))
             guard let attempt = try row.decode(Int64?.self, column: "attempt_id") else {
-                return .limited(retryAfter: max(1, try row.decode(Int.self, column: "retry")))
+                return .limited(retryAfter: retryAfter)
+            }
+            guard try row.decode(Bool.self, column: "email_has_budget") else {
+                return .emailLimited(AttemptID(attempt), retryAfter: retryAfter)
             }
             return .allowed(AttemptID(attempt))
         }

@@ -49,7 +49,7 @@ import Testing
             let third = try await limits.beginAttempt(
                 normalizedEmail: "a@example.com", clientAddress: "192.0.2.9", limits: two)
             guard case .limited(let retryAfter) = third else {
-                Issue.record("a third attempt on a two-attempt email was allowed")
+                Issue.record("a third attempt on a two-attempt email answered \(third)")
                 return
             }
             #expect((890...900).contains(retryAfter))
@@ -60,6 +60,42 @@ import Testing
             #expect(try await Self.allowed(limits, "b@example.com", "192.0.2.1", two) != nil)
             #expect(try await Self.allowed(limits, "c@example.com", "192.0.2.1", two) != nil)
             #expect(try await Self.allowed(limits, "d@example.com", "192.0.2.1", two) == nil)
+        }
+    }
+
+    /// Security round 4, finding 3: for a mailed code's sign-in a spent email budget still
+    /// counts the attempt against the address (`emailLimited`), and a spent address refuses.
+    @Test func aSpentEmailBudgetCountsAgainstTheAddressWhenTheRightSecretMayPass() async throws {
+        try await withTestDatabase { _, pool in
+            let limits = PostgresRateLimitRepository(pool: pool)
+            let budget = AttemptLimits(perEmail: 1, perAddress: 2, window: 900)
+            func begin(_ address: String) async throws -> AttemptDecision {
+                try await limits.beginAttempt(
+                    normalizedEmail: "a@example.com", clientAddress: address, limits: budget,
+                    rightSecretPassesEmailLimit: true)
+            }
+            guard case .allowed = try await begin("192.0.2.1") else {
+                Issue.record("the first attempt was refused")
+                return
+            }
+            guard case .emailLimited(_, let retryAfter) = try await begin("192.0.2.2") else {
+                Issue.record("a spent email with a fresh address was not emailLimited")
+                return
+            }
+            #expect((1...900).contains(retryAfter))
+            guard case .emailLimited = try await begin("192.0.2.2") else {
+                Issue.record("the address's second attempt was refused")
+                return
+            }
+            guard case .limited = try await begin("192.0.2.2") else {
+                Issue.record("a spent address was let through")
+                return
+            }
+            let counted = try await pool.withConnection { c async throws(PostgresError) in
+                try await c.query("SELECT count(*) FROM password_failures WHERE client_address = '192.0.2.2'")
+                    .first?.decode(Int.self, column: "count")
+            }
+            #expect(counted == 2)
         }
     }
 
@@ -118,7 +154,7 @@ import Testing
     ) async throws -> AttemptID? {
         switch try await limits.beginAttempt(normalizedEmail: email, clientAddress: address, limits: budget) {
         case .allowed(let attempt): attempt
-        case .limited: nil
+        case .limited, .emailLimited: nil
         }
     }
 }

@@ -34,6 +34,12 @@ package enum AttemptDecision: Hashable, Sendable {
     case allowed(AttemptID)
     /// The email or the address has used up its budget; nothing was counted.
     case limited(retryAfter: Int)
+    /// Only for `beginAttempt(…, rightSecretPassesEmailLimit: true)`: the email has used up its
+    /// budget, the address has not, and the attempt was counted (against the address; a success
+    /// forgives it). A sign-in whose secret guards itself (a mailed code: 5 tries, 5 codes an
+    /// hour) lets only the right secret through then, so that strangers' failures cannot lock the
+    /// owner out (security round 4, finding 3).
+    case emailLimited(AttemptID, retryAfter: Int)
 }
 
 /// Rate-limit state kept in the database, so limits hold across restarts and instances and
@@ -46,9 +52,23 @@ package protocol RateLimitRepository: Sendable {
     /// Counts an attempt for this email and address unless either has `limits` failures in the
     /// window already. Concurrent calls for one email or address are serialised, so however many
     /// arrive at once, no more than the limit are allowed.
-    func beginAttempt(normalizedEmail: String, clientAddress: String, limits: AttemptLimits)
-        async throws(RepositoryError) -> AttemptDecision
+    /// With `rightSecretPassesEmailLimit`, an email whose budget is spent still counts the
+    /// attempt while the address has budget, and answers `emailLimited`.
+    func beginAttempt(
+        normalizedEmail: String, clientAddress: String, limits: AttemptLimits, rightSecretPassesEmailLimit: Bool
+    ) async throws(RepositoryError) -> AttemptDecision
 
     /// Un-counts an attempt that succeeded.
     func forgiveAttempt(_ attempt: AttemptID) async throws(RepositoryError)
+}
+
+extension RateLimitRepository {
+    /// `beginAttempt` where a spent email budget refuses (`limited`), as for passwords.
+    package func beginAttempt(normalizedEmail: String, clientAddress: String, limits: AttemptLimits)
+        async throws(RepositoryError) -> AttemptDecision
+    {
+        try await beginAttempt(
+            normalizedEmail: normalizedEmail, clientAddress: clientAddress, limits: limits,
+            rightSecretPassesEmailLimit: false)
+    }
 }

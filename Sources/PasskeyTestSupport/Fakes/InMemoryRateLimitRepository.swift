@@ -7,7 +7,7 @@ internal import Synchronization
 /// `failNext` makes the next call throw, to reach the error branches.
 package final class InMemoryRateLimitRepository: RateLimitRepository {
     private struct State {
-        var hits: [String: Int] = [:]
+        var hits: [String: [Date]] = [:]
         var attempts: [Int64: (email: String, address: String, at: Date)] = [:]
         var nextID: Int64 = 1
         var failNext: RepositoryError?
@@ -21,8 +21,8 @@ package final class InMemoryRateLimitRepository: RateLimitRepository {
     /// The next call throws this error.
     package func failNext(_ error: RepositoryError) { state.withLock { $0.failNext = error } }
 
-    /// Hits counted on `key` by `countHit` (the window is not modelled), for assertions.
-    package func hits(on key: String) -> Int { state.withLock { $0.hits[key, default: 0] } }
+    /// Hits counted on `key` by `countHit` (all of them, whatever their window), for assertions.
+    package func hits(on key: String) -> Int { state.withLock { $0.hits[key, default: []].count } }
 
     /// Attempts counted now (not forgiven), for assertions.
     package var countedAttempts: Int { state.withLock { $0.attempts.count } }
@@ -32,27 +32,31 @@ package final class InMemoryRateLimitRepository: RateLimitRepository {
     {
         try state.withLock { (state) throws(RepositoryError) -> RateLimitDecision in
             if let error = state.failNext.take() { throw error }
-            state.hits[key, default: 0] += 1
-            return state.hits[key, default: 0] > limit ? .limited(retryAfter: windowSeconds) : .allowed
+            let now = clock()
+            state.hits[key, default: []].append(now)
+            let recent = state.hits[key, default: []].filter { now.timeIntervalSince($0) < Double(windowSeconds) }
+            return recent.count > limit ? .limited(retryAfter: windowSeconds) : .allowed
         }
     }
 
-    package func beginAttempt(normalizedEmail: String, clientAddress: String, limits: AttemptLimits)
-        async throws(RepositoryError) -> AttemptDecision
-    {
+    package func beginAttempt(
+        normalizedEmail: String, clientAddress: String, limits: AttemptLimits, rightSecretPassesEmailLimit: Bool
+    ) async throws(RepositoryError) -> AttemptDecision {
         let now = clock()
         return try state.withLock { (state) throws(RepositoryError) -> AttemptDecision in
             if let error = state.failNext.take() { throw error }
             let recent = state.attempts.values.filter { now.timeIntervalSince($0.at) < limits.window }
             let forEmail = recent.filter { $0.email == normalizedEmail }.count
             let forAddress = recent.filter { $0.address == clientAddress }.count
-            guard forEmail < limits.perEmail, forAddress < limits.perAddress else {
+            let emailHasBudget = forEmail < limits.perEmail
+            guard forAddress < limits.perAddress, emailHasBudget || rightSecretPassesEmailLimit else {
                 return .limited(retryAfter: Int(limits.window))
             }
             let id = state.nextID
             state.nextID += 1
             state.attempts[id] = (normalizedEmail, clientAddress, now)
-            return .allowed(AttemptID(id))
+            return emailHasBudget
+                ? .allowed(AttemptID(id)) : .emailLimited(AttemptID(id), retryAfter: Int(limits.window))
         }
     }
 

@@ -318,6 +318,45 @@ import Testing
         }
     }
 
+    /// Security round 4, finding 3: wrong codes from strangers filled the address's failure
+    /// budget, so the owner's right code answered 429 while the attacker's passkey kept working.
+    /// A spent email budget now lets the right code through (a code bounds its own guesses: 5
+    /// tries, 5 codes an hour); a wrong one still answers 429, and the per-address budget still
+    /// refuses an address that spent its own.
+    @Test func strangersWrongCodesCannotLockTheOwnerOutOfTheTakeBack() async throws {
+        let environment = try await MailEnvironment.on([
+            "TRUSTED_PROXIES": "127.0.0.1", "RATE_LIMIT_PASSWORD_PER_EMAIL": "3",
+            "RATE_LIMIT_PASSWORD_PER_ADDRESS": "4",
+        ])
+        try await withServer(environment: environment) { server, database in
+            let client = server.client
+            let (_, email) = try await client.passwordUser(password: "attacker password")
+            func use(_ code: String, from address: String) async throws -> TestResponse {
+                try await client.send(
+                    "POST", "/v1/recovery/email/sessions", json: ["email": email, "code": code],
+                    headers: ["X-Forwarded-For": address])
+            }
+            // Strangers from several addresses spend the address's budget.
+            for index in 0..<3 { #expect(try await use("000000", from: "198.51.100.\(index)").status == 401) }
+            #expect(try await use("000000", from: "198.51.100.9").status == 429)
+            // One stranger address spends its own budget too.
+            for _ in 0..<4 { _ = try await use("000001", from: "198.51.100.20") }
+            let requested = try await client.send(
+                "POST", "/v1/recovery/email", json: ["email": email], headers: ["X-Forwarded-For": "203.0.113.7"])
+            #expect(requested.status == 202)
+            let code = try await MailedCode.latest(to: email, in: database)
+            // The right code from an address with a spent budget is still refused...
+            #expect(try await use(code, from: "198.51.100.20").status == 429)
+            // ...and from the owner's, it signs in and takes the account back.
+            let owner = try await use(code, from: "203.0.113.7")
+            #expect(owner.status == 200, "\(owner.text)")
+            #expect(owner.string("method") == "email")
+            let ownerToken = try #require(owner.string("accessToken"))
+            let account = try await client.send("GET", "/v1/account", token: ownerToken)
+            #expect(account.json["hasPassword"] as? Bool == false)
+        }
+    }
+
     @Test func expiredCodesAreRefusedAtEveryEndpoint() async throws {
         let clock = FixedClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         try await withServer(

@@ -21,6 +21,36 @@ struct AttemptCounter: Sendable {
         switch decision {
         case .limited(let retryAfter): throw .rateLimited(retryAfter: retryAfter)
         case .allowed(let attempt): return attempt
+        case .emailLimited(_, let retryAfter):
+            // Only answered when asked for (`admit`); were it, the count stays, like a failure's.
+            throw .rateLimited(retryAfter: retryAfter)
+        }
+    }
+
+    /// What `admit` decided.
+    enum Admission: Sendable {
+        /// Counted, like `begin`'s attempt.
+        case counted(AttemptID)
+        /// The email's budget is spent but the address's is not: counted against the address, and
+        /// only the right secret may pass (a wrong one answers `rateLimited(retryAfter:)`).
+        case rightSecretOnly(AttemptID, retryAfter: Int)
+    }
+
+    /// `begin` for a secret that bounds its own guesses (a mailed code): a spent email budget
+    /// does not refuse the right secret, so strangers' wrong codes cannot lock the owner out of
+    /// the address (security round 4, finding 3). The address's budget still refuses.
+    func admit<Failure: RateLimitedError>(email: EmailAddress, clientAddress: String, as _: Failure.Type)
+        async throws(Failure) -> Admission
+    {
+        let decision = try await Failure.catching { () async throws(RepositoryError) -> AttemptDecision in
+            try await gate.beginAttempt(
+                email: email.normalized, clientAddress: clientAddress, limits: limits,
+                rightSecretPassesEmailLimit: true, in: rateLimits)
+        }
+        switch decision {
+        case .limited(let retryAfter): throw .rateLimited(retryAfter: retryAfter)
+        case .emailLimited(let attempt, let retryAfter): return .rightSecretOnly(attempt, retryAfter: retryAfter)
+        case .allowed(let attempt): return .counted(attempt)
         }
     }
 

@@ -85,12 +85,15 @@ extension AttemptGate {
     /// database, serialised here per email and per address. More callers already waiting on one
     /// key than any limit could allow are refused at once (`.limited`, retry after 1 s).
     package func beginAttempt(
-        email: String, clientAddress: String, limits: AttemptLimits, in repository: any RateLimitRepository
+        email: String, clientAddress: String, limits: AttemptLimits, rightSecretPassesEmailLimit: Bool = false,
+        in repository: any RateLimitRepository
     ) async throws(RepositoryError) -> AttemptDecision {
         // Only the decision is serialised, never the check of the secret that follows it.
         let decided = try await withKeys(["email:" + email, "address:" + clientAddress]) {
             () async throws(RepositoryError) -> AttemptDecision in
-            try await repository.beginAttempt(normalizedEmail: email, clientAddress: clientAddress, limits: limits)
+            try await repository.beginAttempt(
+                normalizedEmail: email, clientAddress: clientAddress, limits: limits,
+                rightSecretPassesEmailLimit: rightSecretPassesEmailLimit)
         }
         return decided ?? .limited(retryAfter: 1)
     }

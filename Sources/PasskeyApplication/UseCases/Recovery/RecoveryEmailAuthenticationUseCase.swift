@@ -59,7 +59,9 @@ package struct RecoveryEmailAuthenticationUseCase: Sendable {
     private func attempt(
         email: EmailAddress, code: String, origin: RequestOrigin, clientAddress: String, arrivedAt: Date
     ) async throws(RecoveryEmailAuthenticationError) -> EmailRecoverySignIn {
-        let attempt = try await attempts.begin(
+        // A spent email budget lets the right code through (strangers' wrong codes must not lock
+        // the owner out of the take-back; the code bounds its own guesses), the address's refuses.
+        let admission = try await attempts.admit(
             email: email, clientAddress: clientAddress, as: RecoveryEmailAuthenticationError.self)
         let now = clock.now
         let prepared = issuer.prepare(method: .email, now: now, lifetime: policy.recoverySessionLifetime)
@@ -103,12 +105,21 @@ package struct RecoveryEmailAuthenticationUseCase: Sendable {
             try await tx.queue(notifier.mail(.recoverySignIn(.email), for: verified, at: now, from: origin))
             return .signedIn(account: account.account, reclaimed: !account.emailVerified)
         }
+        let attempt: AttemptID
+        var spentEmailBudget: Int?
+        switch admission {
+        case .counted(let counted): attempt = counted
+        case .rightSecretOnly(let counted, let retryAfter): (attempt, spentEmailBudget) = (counted, retryAfter)
+        }
         switch redemption {
         case .invalid:
-            throw .invalidCredentials  // the attempt stays counted
+            // The attempt stays counted; past the email's budget, a wrong code answers 429.
+            if let retryAfter = spentEmailBudget { throw .rateLimited(retryAfter: retryAfter) }
+            throw .invalidCredentials
         case .usedJustNow:
             // A double submit, not a guess.
             try await attempts.forgive(attempt, as: RecoveryEmailAuthenticationError.self)
+            if let retryAfter = spentEmailBudget { throw .rateLimited(retryAfter: retryAfter) }
             throw .invalidCredentials
         case .signedIn(let account, let reclaimed):
             try await attempts.forgive(attempt, as: RecoveryEmailAuthenticationError.self)

@@ -14,8 +14,9 @@ package struct SecurityNotice: Hashable, Sendable {
         case recoveryCodeIssued
         /// A recovery sign-in: with a code of the user's set, an operator code, or by email.
         case recoverySignIn(RecoveryMethod)
-        /// Sent to the old address; carries the new one.
-        case emailChanged(newAddress: EmailAddress)
+        /// Sent to the old address; it does not name the new one (whoever reads the old mailbox
+        /// must not learn where the account's mail goes now: security round 4, finding 10).
+        case emailChanged
         case accountDeleted
     }
 

@@ -23,7 +23,9 @@ package struct PostgresMailOutboxRepository: MailOutboxRepository {
                     SELECT id FROM mail_outbox
                     WHERE sent_at IS NULL AND abandoned_at IS NULL AND next_attempt_at <= now()
                       AND (leased_until IS NULL OR leased_until <= now())
-                    ORDER BY next_attempt_at LIMIT \(max(1, limit))
+                    -- Code mails (they expire) before notices: a flood of notices cannot make
+                    -- other users' codes expire unsent (security round 4, finding 4).
+                    ORDER BY not_after IS NULL, next_attempt_at LIMIT \(max(1, limit))
                     FOR UPDATE SKIP LOCKED)
                 RETURNING id, recipient, subject, body, not_after, attempts
                 """)

@@ -49,7 +49,7 @@ import Testing
 
         func request() async -> EmailFlowError? {
             do {
-                try await verification.request(session: session)
+                try await verification.request(session: session, clientAddress: "192.0.2.1")
                 return nil
             } catch {
                 return error

@@ -75,6 +75,18 @@ import Testing
         }
     }
 
+    /// Security round 4, finding 11: only a known address's failure wrote (its event), and its
+    /// durable commit made that 401 measurably slower. It now commits without waiting for the disk.
+    @Test func aKnownAddressesFailedSignInIsRecordedWithoutWaitingForTheDisk() async throws {
+        let f = Fixture()
+        _ = try await f.user(hash: "hash:secret password")
+        #expect(await f.failure("wrong password") == .invalidCredentials)
+        #expect(f.failedSignIns.count == 1)
+        #expect(f.store.relaxedCommits == 1)
+        #expect(await f.failure("wrong password", email: "nobody@example.com") == .invalidCredentials)
+        #expect(f.store.relaxedCommits == 1)
+    }
+
     @Test func theRightPasswordOpensAPasswordSessionAndGivesItsAttemptBack() async throws {
         let f = Fixture()
         let account = try await f.user(hash: "hash:secret password")

@@ -36,7 +36,7 @@ import Testing
             let useCase = Self.useCase(pool)
             let account = try await repos.passwordAccount()
             let session = try await repos.signedIn(account)
-            try await useCase.request(session: session)
+            try await useCase.request(session: session, clientAddress: "192.0.2.1")
             let code = try await Self.mailedCode(repos)
             try await openConnections(10, of: pool)
             let outcomes = try await concurrently(Array(0..<10)) { index -> EmailFlowError? in
@@ -68,7 +68,7 @@ import Testing
             let useCases = [Self.useCase(pool, sendsPerHour: 3), Self.useCase(other, sendsPerHour: 3)]
             let outcomes = try await concurrently(Array(0..<10)) { index -> EmailFlowError? in
                 do throws(EmailFlowError) {
-                    try await useCases[index % 2].request(session: session)
+                    try await useCases[index % 2].request(session: session, clientAddress: "192.0.2.1")
                     return nil
                 } catch {
                     return error

@@ -57,6 +57,21 @@ import Testing
         return mails
     }
 
+    /// Security round 4, finding 4: a flood of notices made other users' codes expire unsent.
+    /// Code mails (they have `not_after`) are claimed before notices, however long those waited.
+    @Test func codeMailsAreClaimedBeforeNoticesThatWaitedLonger() async throws {
+        try await withTestDatabase { _, pool in
+            let repos = Repositories(pool: pool)
+            let outbox = PostgresMailOutboxRepository(pool: pool)
+            let notices = try await Self.enqueue(ages: [300, 200, 100], repos)
+            let codes = try await Self.enqueue(ages: [10, 5], repos, notAfter: Date().addingTimeInterval(600))
+            let first = try await outbox.claimDue(limit: 2, lease: 60).map(\.message.id)
+            #expect(Set(first) == Set(codes.map(\.id)))
+            let then = try await outbox.claimDue(limit: 1, lease: 60).map(\.message.id)
+            #expect(then == [notices[0].id])
+        }
+    }
+
     /// Due rows only, the longest due first, never more than the limit; what a claim took is
     /// not due for the next claim, until everything is taken.
     @Test func aClaimTakesTheLongestDueFirstUpToItsLimit() async throws {

@@ -206,4 +206,31 @@ import Testing
             #expect(try await outside.credentials(accountID: account.id) == [passkey])
         }
     }
+
+    /// `relaxDurability` turns `synchronous_commit` off for its own transaction only (security
+    /// round 4, finding 11); what it wrote still commits.
+    @Test func relaxDurabilityAppliesToItsTransactionAlone() async throws {
+        try await withTestDatabase(maximumConnections: 1) { _, pool in
+            let repos = Repositories(pool: pool)
+            let account = try await repos.passwordAccount()
+            let settings = try await repos.store.transaction { tx async throws(RepositoryError) -> [String] in
+                guard let transaction = tx as? PostgresTransaction else { throw .unavailable }
+                let before = try await transaction.synchronousCommit()
+                try await tx.relaxDurability()
+                let after = try await transaction.synchronousCommit()
+                try await tx.events.record(
+                    AccountEvent(
+                        id: AccountEventID(), accountID: account.id, activity: .passwordSet,
+                        occurredAt: DomainFixtures.now(), clientAddress: "192.0.2.1", userAgent: nil, sessionID: nil))
+                return [before, after]
+            }
+            #expect(settings == ["on", "off"])
+            let next = try await repos.store.transaction { tx async throws(RepositoryError) -> String in
+                guard let transaction = tx as? PostgresTransaction else { throw .unavailable }
+                return try await transaction.synchronousCommit()
+            }
+            #expect(next == "on", "the next transaction on the same connection")
+            #expect(try await repos.count("SELECT count(*) FROM account_events WHERE kind = 'password.set'") == 1)
+        }
+    }
 }

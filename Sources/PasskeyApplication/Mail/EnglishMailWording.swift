@@ -112,10 +112,10 @@ enum EnglishMailWording {
                 "signed in by email",
                 "Someone signed in to your \(service) account with a code mailed to this address."
             )
-        case .emailChanged(let newAddress):
+        case .emailChanged:
             (
                 "your email address was changed",
-                "The email address of your \(service) account was changed to \(newAddress.value)."
+                "The email address of your \(service) account was changed. Mail about the account now goes to the new address."
             )
         case .accountDeleted:
             ("your account was deleted", "Your \(service) account was deleted, with its passkeys and password.")

@@ -114,10 +114,10 @@ enum JapaneseMailWording {
                 "メールでサインインされました",
                 "\(service) のアカウントに、このアドレスへ送ったコードで\nサインインされました。"
             )
-        case .emailChanged(let newAddress):
+        case .emailChanged:
             (
                 "メールアドレスが変更されました",
-                "\(service) のアカウントのメールアドレスが\n\(newAddress.value) に変更されました。"
+                "\(service) のアカウントのメールアドレスが変更されました。\nアカウントのお知らせは、今後新しいアドレスに届きます。"
             )
         case .accountDeleted:
             ("アカウントが削除されました", "\(service) のアカウントが、パスキーとパスワードとともに削除されました。")

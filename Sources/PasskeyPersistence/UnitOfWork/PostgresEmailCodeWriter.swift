@@ -26,6 +26,18 @@ struct PostgresEmailCodeWriter: EmailCodeWriter {
         }
     }
 
+    func sends(of accountID: AccountID, since: Date) async throws(RepositoryError) -> (count: Int, oldest: Date?) {
+        try await transaction.run { connection async throws(PostgresError) in
+            let row = try await connection.query(
+                """
+                SELECT count(*)::int4 AS sent, min(created_at) AS oldest FROM email_codes
+                WHERE account_id = \(accountID.uuid) AND created_at > \(since)
+                """
+            ).first
+            return (try row?.decode(Int.self, column: "sent") ?? 0, try row?.decode(Date?.self, column: "oldest"))
+        }
+    }
+
     func voidUnused(_ purpose: EmailCodePurpose, of accountID: AccountID, at date: Date) async throws(RepositoryError) {
         try await transaction.run { connection async throws(PostgresError) in
             try await connection.query(

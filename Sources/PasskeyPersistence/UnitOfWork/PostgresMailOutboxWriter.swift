@@ -1,3 +1,4 @@
+internal import Foundation
 internal import PasskeyApplication
 internal import PasskeyDomain
 internal import PasskeyLibpq
@@ -15,6 +16,18 @@ struct PostgresMailOutboxWriter: MailOutboxWriter {
                 VALUES (\(mail.id), \(mail.recipient.value), \(mail.subject), \(mail.body), \(mail.createdAt),
                         \(mail.notAfter), \(mail.createdAt))
                 """)
+        }
+    }
+
+    func notices(to recipient: EmailAddress, subject: String, since: Date) async throws(RepositoryError) -> Int {
+        try await transaction.run { connection async throws(PostgresError) in
+            try await connection.query(
+                """
+                SELECT count(*) FROM mail_outbox
+                WHERE recipient = \(recipient.value) AND subject = \(subject) AND not_after IS NULL
+                  AND created_at > \(since)
+                """
+            ).first?.decode(Int.self, column: "count") ?? 0
         }
     }
 }

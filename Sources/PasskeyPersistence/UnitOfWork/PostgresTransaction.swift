@@ -21,6 +21,20 @@ package final class PostgresTransaction: StoreTransaction {
     package var outbox: any MailOutboxWriter { PostgresMailOutboxWriter(transaction: self) }
     package var events: any AccountEventWriter { PostgresAccountEventWriter(transaction: self) }
 
+    package func relaxDurability() async throws(RepositoryError) {
+        try await run { connection async throws(PostgresError) in
+            try await connection.execute("SET LOCAL synchronous_commit = off")
+        }
+    }
+
+    /// The connection's `synchronous_commit` now (what `relaxDurability` changed), for tests.
+    package func synchronousCommit() async throws(RepositoryError) -> String {
+        try await run { connection async throws(PostgresError) in
+            try await connection.query("SELECT current_setting('synchronous_commit') AS value").first?.decode(
+                String.self, column: "value") ?? ""
+        }
+    }
+
     /// Runs one writer's statements; a `PostgresError` becomes the `RepositoryError` that names
     /// the writer and method (`PostgresAccountWriter.lock(_:)`).
     @discardableResult

@@ -133,12 +133,12 @@ struct UseCases: Sendable {
     var emailVerification: EmailVerificationUseCase {
         EmailVerificationUseCase(
             store: d.store, accounts: d.accounts, rateLimits: d.rateLimits, maker: codeMaker, composer: composer,
-            policy: policy, clock: d.clock, gate: gate)
+            policy: policy, clock: d.clock, gate: gate, limiter: limiter)
     }
     var emailChange: EmailChangeUseCase {
         EmailChangeUseCase(
             store: d.store, accounts: d.accounts, rateLimits: d.rateLimits, maker: codeMaker, composer: composer,
-            notifier: notifier, policy: policy, clock: d.clock, gate: gate)
+            notifier: notifier, policy: policy, clock: d.clock, gate: gate, limiter: limiter)
     }
     var recoveryEmailRequest: RecoveryEmailRequestUseCase {
         RecoveryEmailRequestUseCase(

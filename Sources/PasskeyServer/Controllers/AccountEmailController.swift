@@ -20,7 +20,7 @@ struct AccountEmailController: Sendable {
 
     @Sendable func requestVerification(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
         try await context.execute { () throws(EmailFlowError) in
-            try await verification.request(session: context.session)
+            try await verification.request(session: context.session, clientAddress: context.rateLimitKey)
         }
         return .accepted
     }
@@ -37,7 +37,7 @@ struct AccountEmailController: Sendable {
     @Sendable func requestChange(_ request: HTTPRequest, context: RecentSignInContext) async throws -> HTTPResponse {
         let body = try request.decode(EmailAddressRequestBody.self)
         try await context.execute { () throws(EmailFlowError) in
-            try await change.request(session: context.session, email: body.email)
+            try await change.request(session: context.session, email: body.email, clientAddress: context.rateLimitKey)
         }
         return .accepted
     }

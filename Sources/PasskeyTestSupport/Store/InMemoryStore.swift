@@ -13,6 +13,7 @@ package final class InMemoryStore: UnitOfWork, Sendable {
         var failNext: RepositoryError?
         var callsBeforeFailure = 0
         var committed = 0
+        var relaxedCommits = 0
         /// A transaction is running; the others wait in line (one at a time, like serialisable ones).
         var busy = false
         var waiting: [CheckedContinuation<Void, Never>] = []
@@ -34,6 +35,8 @@ package final class InMemoryStore: UnitOfWork, Sendable {
 
     /// How many transactions committed.
     package var committedTransactions: Int { state.withLock { $0.committed } }
+    /// How many of them committed with `relaxDurability()` (no wait for the disk).
+    package var relaxedCommits: Int { state.withLock { $0.relaxedCommits } }
 
     /// `change` commits, as a concurrent request would, right before the next transaction starts
     /// (after everything the use case read before it).
@@ -64,6 +67,7 @@ package final class InMemoryStore: UnitOfWork, Sendable {
         state.withLock {
             $0.tables = transaction.tables
             $0.committed += 1
+            if transaction.relaxed { $0.relaxedCommits += 1 }
         }
         return value
     }
@@ -197,6 +201,13 @@ final class InMemoryTransaction: StoreTransaction {
     var accountRegistrations: any AccountRegistrationWriter { InMemoryAccountRegistrationWriter(transaction: self) }
     var outbox: any MailOutboxWriter { InMemoryOutboxWriter(transaction: self) }
     var events: any AccountEventWriter { InMemoryEventWriter(transaction: self) }
+
+    /// Whether the use case let this transaction commit without waiting for the disk.
+    var relaxed = false
+
+    func relaxDurability() async throws(RepositoryError) {
+        try change { _ throws(RepositoryError) in relaxed = true }
+    }
 
     /// Runs a writer's change on the copy, after the scripted failure if one is due.
     func change<T>(_ body: (inout InMemoryTables) throws(RepositoryError) -> T) throws(RepositoryError) -> T {

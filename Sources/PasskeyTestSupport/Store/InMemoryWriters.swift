@@ -258,6 +258,13 @@ struct InMemoryEmailCodeWriter: EmailCodeWriter {
         }
     }
 
+    func sends(of accountID: AccountID, since: Date) async throws(RepositoryError) -> (count: Int, oldest: Date?) {
+        try transaction.change { tables throws(RepositoryError) in
+            let sent = tables.emailCodes.filter { $0.accountID == accountID && $0.draft.createdAt > since }
+            return (sent.count, sent.map(\.draft.createdAt).min())
+        }
+    }
+
     func voidUnused(_ purpose: EmailCodePurpose, of accountID: AccountID, at date: Date) async throws(RepositoryError) {
         try transaction.change { tables throws(RepositoryError) in
             for index in tables.emailCodes.indices
@@ -342,6 +349,14 @@ struct InMemoryOutboxWriter: MailOutboxWriter {
 
     func enqueue(_ mail: OutgoingMail) async throws(RepositoryError) {
         try transaction.change { tables throws(RepositoryError) in tables.outbox.append(mail) }
+    }
+
+    func notices(to recipient: EmailAddress, subject: String, since: Date) async throws(RepositoryError) -> Int {
+        try transaction.change { tables throws(RepositoryError) in
+            tables.outbox.filter {
+                $0.recipient == recipient && $0.subject == subject && $0.notAfter == nil && $0.createdAt > since
+            }.count
+        }
     }
 }
 

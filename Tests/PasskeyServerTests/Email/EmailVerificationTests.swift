@@ -1,4 +1,5 @@
 import Foundation
+import PasskeyDatabaseTestSupport
 import PasskeyTestSupport
 import Testing
 
@@ -165,6 +166,87 @@ import Testing
                 "POST", "/v1/sessions", json: ["email": newEmail, "password": "correct horse battery"])
             #expect(signIn.status == 200)
             _ = try await client.passwordUser(email: email)
+        }
+    }
+
+    /// Verifies the account's address (so notices go to it).
+    static func verify(_ email: String, token: String, client: TestHTTPClient, database: TestDatabase) async throws {
+        #expect(try await client.send("POST", "/v1/account/email/verification", token: token).status == 202)
+        let code = try await MailedCode.latest(to: email, in: database)
+        let confirmed = try await client.send(
+            "POST", "/v1/account/email/verification/confirm", json: ["code": code], token: token)
+        try #require(confirmed.status == 200, "verification: \(confirmed.text)")
+    }
+
+    /// Security round 4, findings 4 and 5: 600 `PUT /v1/account/email` mailed 600 strangers in
+    /// 13 s, and `email-taken` told 500 addresses a second whether they had an account. Now
+    /// every request spends the account's change budget (twice `EMAIL_SENDS_PER_HOUR` an hour)
+    /// whatever it answers, and past it a taken and a free address both get 429.
+    @Test func oneAccountMailsAndProbesABoundedNumberOfAddresses() async throws {
+        try await withServer(environment: try await MailEnvironment.on(["EMAIL_SENDS_PER_HOUR": "2"])) {
+            server, database in
+            let client = server.client
+            let (token, _) = try await client.passwordUser()
+            let (_, taken) = try await client.passwordUser()
+            let strangers = (0..<6).map { "stranger-\($0)-\(UUID().uuidString.prefix(6))@example.com" }
+            var statuses: [Int] = []
+            for (index, stranger) in strangers.enumerated() {
+                let address = index == 1 ? taken : stranger
+                statuses.append(
+                    try await client.send("PUT", "/v1/account/email", json: ["email": address], token: token).status)
+            }
+            #expect(statuses == [202, 409, 202, 202, 429, 429])
+            let probe = try await client.send("PUT", "/v1/account/email", json: ["email": taken], token: token)
+            #expect(probe.status == 429)
+            #expect(probe.code == "rate-limited")
+            var mailed = 0
+            for stranger in strangers { mailed += try await MailedCode.mails(to: stranger, in: database).count }
+            #expect(mailed == 3)
+        }
+    }
+
+    /// Security round 4, finding 4: 200 recovery-code sets queued 200 notices. At most three of
+    /// one kind go to an address in an hour; a change of another kind is still noticed.
+    @Test func noticesOfOneKindAreCappedButOtherKindsStillGo() async throws {
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
+            let client = server.client
+            let (token, email) = try await client.passwordUser()
+            try await Self.verify(email, token: token, client: client, database: database)
+            for _ in 0..<6 { try await client.recoveryCodes(token: token) }
+            var passkey = try TestPasskey()
+            #expect(try await client.addPasskey(&passkey, token: token).status == 204)
+            let mails = try await MailedCode.mails(to: email, in: database)
+            let subjects = Dictionary(grouping: mails.map(\.subject), by: { $0 }).mapValues(\.count)
+            let recoveryNotices = subjects.filter { $0.key.lowercased().contains("new recovery codes") }
+            #expect(recoveryNotices.values.reduce(0, +) == 3, "\(subjects)")
+            #expect(subjects.keys.contains { $0.lowercased().contains("passkey") }, "\(subjects)")
+        }
+    }
+
+    /// Security round 4, finding 10: a sign-in code mailed to the old address still worked after
+    /// the address changed.
+    @Test func aChangeVoidsTheSignInCodeMailedToTheOldAddress() async throws {
+        try await withServer(environment: try await MailEnvironment.on()) { server, database in
+            let client = server.client
+            let (token, email) = try await client.passwordUser()
+            try await Self.verify(email, token: token, client: client, database: database)
+            #expect(try await client.send("POST", "/v1/recovery/email", json: ["email": email]).status == 202)
+            let oldCode = try await MailedCode.latest(to: email, in: database)
+            let newEmail = "moved-\(UUID().uuidString.prefix(8))@example.com"
+            #expect(
+                try await client.send("PUT", "/v1/account/email", json: ["email": newEmail], token: token).status
+                    == 202)
+            let code = try await MailedCode.latest(to: newEmail, in: database)
+            let confirmed = try await client.send(
+                "POST", "/v1/account/email/confirm", json: ["code": code], token: token)
+            #expect(confirmed.status == 200)
+            let notice = try #require(try await MailedCode.latestBody(to: email, in: database))
+            #expect(!notice.contains(newEmail), "the notice to the old address named the new one")
+            for address in [email, newEmail] {
+                let stale = try await client.send(
+                    "POST", "/v1/recovery/email/sessions", json: ["email": address, "code": oldCode])
+                #expect(stale.status == 401, "the old address's code still signs in as \(address)")
+            }
         }
     }
 

@@ -26,6 +26,10 @@ package protocol EmailCodeWriter {
     /// How many codes went to the recipient after `since`, and when the oldest of them did.
     func sends(to normalizedEmail: String, since: Date) async throws(RepositoryError) -> (count: Int, oldest: Date?)
 
+    /// How many codes the account had sent after `since` (to any address), and when the oldest
+    /// of them was.
+    func sends(of accountID: AccountID, since: Date) async throws(RepositoryError) -> (count: Int, oldest: Date?)
+
     /// Voids the account's unused codes of `purpose`.
     func voidUnused(_ purpose: EmailCodePurpose, of accountID: AccountID, at date: Date) async throws(RepositoryError)
 

@@ -20,12 +20,16 @@ package struct EmailChangeUseCase: Sendable {
     let notifier: SecurityNotifier
     let policy: MailPolicy
     let clock: any WallClock
+    let limiter: AddressRateLimiter?
 
+    /// `limiter`: the start and sign-up budgets of client addresses (the server always passes
+    /// one; nil, in unit tests of other branches, leaves only the per-account budget).
     package init(
         store: any UnitOfWork, accounts: any AccountRepository, rateLimits: any RateLimitRepository,
         maker: EmailCodeMaker, composer: MailComposer, notifier: SecurityNotifier = .off, policy: PasskeyPolicy,
-        clock: any WallClock, gate: AttemptGate
+        clock: any WallClock, gate: AttemptGate, limiter: AddressRateLimiter? = nil
     ) {
+        self.limiter = limiter
         self.notifier = notifier
         self.store = store
         self.accounts = accounts
@@ -38,9 +42,17 @@ package struct EmailChangeUseCase: Sendable {
     }
 
     /// Mails a code to `rawEmail`; earlier unused `change` codes of the account stop working.
-    package func request(session: RecentSession, email rawEmail: String) async throws(EmailFlowError) {
+    ///
+    /// Every request, whatever it answers, costs one hit of the client address's start budget and
+    /// of its sign-up budget, and one of the account's change budget (`2 × EMAIL_SENDS_PER_HOUR`
+    /// an hour): `email-taken` tells whether an address has an account, so without these the
+    /// endpoint answered that for 500 addresses a second (security round 4, finding 5).
+    package func request(session: RecentSession, email rawEmail: String, clientAddress: String)
+        async throws(EmailFlowError)
+    {
         guard policy.enabled else { throw .mailUnavailable }
         guard let email = EmailAddress(rawEmail) else { throw .invalidRequest(field: "email") }
+        try await spendBudgets(of: session.account.id, clientAddress: clientAddress)
         let now = clock.now
         let (code, draft) = maker.make(purpose: .change, now: now, lifetime: policy.codeLifetime)
         let composer = composer
@@ -64,6 +76,26 @@ package struct EmailChangeUseCase: Sendable {
         case .alreadyVerified:
             throw .internalFailure(cause: FailureCause(BrokenInvariant("a change code met already-verified")))
         }
+    }
+
+    private func spendBudgets(of accountID: AccountID, clientAddress: String) async throws(EmailFlowError) {
+        let perAccount = EmailCodeFlows.sendsPerAccountPerHour(policy.sendsPerHour)
+        let decisions = try await EmailFlowError.catching { () async throws(RepositoryError) -> [RateLimitDecision] in
+            var decisions = [
+                try await attempts.rateLimits.countHit(
+                    key: "email-change:" + accountID.uuid.uuidString, limit: perAccount, windowSeconds: 3600)
+            ]
+            if let limiter {
+                decisions.append(try await limiter.check(clientAddress: clientAddress))
+                decisions.append(try await limiter.checkSignup(clientAddress: clientAddress))
+            }
+            return decisions
+        }
+        let waits = decisions.compactMap { decision -> Int? in
+            if case .limited(let retryAfter) = decision { return retryAfter }
+            return nil
+        }
+        if let retryAfter = waits.max() { throw .rateLimited(retryAfter: retryAfter) }
     }
 
     /// Consumes the code: the account's address is the new one, verified.
@@ -98,7 +130,6 @@ package struct EmailChangeUseCase: Sendable {
             confirmation = try await store.transaction { tx async throws(RepositoryError) -> EmailCodeConfirmation in
                 guard let account = try await tx.accounts.lock(session.account.id) else { return .accountGone }
                 try await tx.requireLive(session.session, at: now)
-                try await tx.requireLive(session.session, at: now)
                 let used: LockedEmailCode
                 switch try await EmailCodeFlows.consume(
                     .change, of: account.id, matches: matches, maximumTries: maximumTries, now: now,
@@ -112,9 +143,13 @@ package struct EmailChangeUseCase: Sendable {
                 // Taken meanwhile: nothing changes (the rollback leaves the code unused).
                 try await tx.emailCodes.lockRecipient(newEmail.normalized)
                 if try await tx.accounts.isTaken(newEmail, byOtherThan: account.id) { throw .conflict(.emailTaken) }
-                try await tx.queue(
-                    notifier.mail(.emailChanged(newAddress: newEmail), for: account, at: now, from: origin))
+                try await tx.queue(notifier.mail(.emailChanged, for: account, at: now, from: origin))
                 try await tx.accounts.changeEmail(account.id, to: newEmail, verifiedAt: now)
+                // Codes mailed to the old address (a sign-in code, above all) stop working with it
+                // (security round 4, finding 10); so do any other codes of the account.
+                for purpose in EmailCodePurpose.allCases {
+                    try await tx.emailCodes.voidUnused(purpose, of: account.id, at: now)
+                }
                 try await tx.events.record(event)
                 return .confirmed
             }

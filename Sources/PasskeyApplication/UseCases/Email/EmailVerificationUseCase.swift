@@ -21,12 +21,15 @@ package struct EmailVerificationUseCase: Sendable {
     let composer: MailComposer
     let policy: MailPolicy
     let clock: any WallClock
+    /// The start budget of client addresses (the server always passes one).
+    let limiter: AddressRateLimiter?
 
     package init(
         store: any UnitOfWork, accounts: any AccountRepository, rateLimits: any RateLimitRepository,
         maker: EmailCodeMaker, composer: MailComposer, policy: PasskeyPolicy, clock: any WallClock,
-        gate: AttemptGate
+        gate: AttemptGate, limiter: AddressRateLimiter? = nil
     ) {
+        self.limiter = limiter
         self.store = store
         self.accounts = accounts
         self.attempts = AttemptCounter(rateLimits: rateLimits, gate: gate, limits: policy.attemptLimits)
@@ -38,8 +41,15 @@ package struct EmailVerificationUseCase: Sendable {
     }
 
     /// Mails a new code to the account's address; earlier unused `verify` codes stop working.
-    package func request(session: ActiveSession) async throws(EmailFlowError) {
+    /// Under the client address's start budget (security round 4, finding 4).
+    package func request(session: ActiveSession, clientAddress: String) async throws(EmailFlowError) {
         guard policy.enabled else { throw .mailUnavailable }
+        if let limiter {
+            let decision = try await EmailFlowError.catching { () async throws(RepositoryError) in
+                try await limiter.check(clientAddress: clientAddress)
+            }
+            if case .limited(let retryAfter) = decision { throw .rateLimited(retryAfter: retryAfter) }
+        }
         let now = clock.now
         let (code, draft) = maker.make(purpose: .verify, now: now, lifetime: policy.codeLifetime)
         let composer = composer

@@ -11,7 +11,7 @@
 # also pgbench-pool), FLOOD (password flood workers of swift-flood, 8), OPEN_RATE (arrivals/s of
 # swift-open; default half of the swift row's rate), BENCH_SCRATCH (the release build's scratch
 # path, .build-bench), PERF (1 = also record a
-# perf profile of the Swift server in the window, "loadgen" = of the load generator; perf adds
+# perf profile of the Swift server in the window (and of the baseline's, with BENCH_BASELINE_BIN), "loadgen" = of the load generator; perf adds
 # overhead, so do not compare a profiled run's figures), BENCH_SKIP_INSTALL (1 = skip apt/pip checks),
 # BENCH_BASELINE_BIN (an older passkey-server release binary, e.g. from bench/baseline.sh REV: each
 # swift and swift-8 row is then preceded by the same row on that binary, swift-baseline and
@@ -217,9 +217,9 @@ load() { # name url [extra loadgen flags…]
     local name=$1 url=$2
     shift 2
     local perf_pid=""
-    if [ "$PERF" = 1 ] && [ "$name" = swift ] && command -v perf >/dev/null; then
-        (sleep "$WARMUP"; exec perf record -F 499 -g -p "$SERVER_PID" -o "$OUT/perf-swift.data" -- sleep "$DURATION") \
-            >"$OUT/perf-record.log" 2>&1 &
+    if [ "$PERF" = 1 ] && { [ "$name" = swift ] || [ "$name" = swift-baseline ]; } && command -v perf >/dev/null; then
+        (sleep "$WARMUP"; exec perf record -F 499 -g -p "$SERVER_PID" -o "$OUT/perf-$name.data" -- sleep "$DURATION") \
+            >"$OUT/perf-record-$name.log" 2>&1 &
         perf_pid=$!
     fi
     if [ "$PERF" = loadgen ]; then
@@ -230,9 +230,9 @@ load() { # name url [extra loadgen flags…]
         -duration "${DURATION}s" -watch "server=$SERVER_PID,postgres=$PG_PID" -out "$OUT/$name.json" "$@"
     if [ -n "$perf_pid" ]; then
         wait "$perf_pid" || true
-        { perf report -i "$OUT/perf-swift.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^$' | head -n 30
-          perf report -i "$OUT/perf-swift.data" --children --sort symbol --stdio -g none 2>/dev/null | grep -v '^$' | head -n 150
-        } >"$OUT/perf-swift.txt" || true
+        { perf report -i "$OUT/perf-$name.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^$' | head -n 30
+          perf report -i "$OUT/perf-$name.data" --children --sort symbol --stdio -g none 2>/dev/null | grep -v '^$' | head -n 150
+        } >"$OUT/perf-$name.txt" || true
     fi
 }
 

@@ -39,8 +39,12 @@ package struct AccountEvent: Hashable, Sendable {
         // Cut by Unicode scalars, not by characters: a character of many combining marks counts
         // as one `Character` but as each of its scalars in the column, and a cut by characters let
         // an event overflow the column (security round 4, finding 6).
-        self.userAgent = String(
-            String.UnicodeScalarView((userAgent ?? "").unicodeScalars.prefix(Self.maximumUserAgentLength)))
+        // A value of at most that many UTF-8 bytes has at most that many scalars (the usual case,
+        // kept without a copy: every sign-in makes an event).
+        let agent = userAgent ?? ""
+        self.userAgent =
+            agent.utf8.count <= Self.maximumUserAgentLength
+            ? agent : String(String.UnicodeScalarView(agent.unicodeScalars.prefix(Self.maximumUserAgentLength)))
         self.sessionID = sessionID
     }
 

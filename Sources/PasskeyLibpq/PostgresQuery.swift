@@ -55,17 +55,28 @@ package struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
                 sql += fragment.sql
                 return
             }
-            var text = fragment.sql.unicodeScalars[...]
-            while let dollar = text.firstIndex(of: "$") {
-                sql.unicodeScalars.append(contentsOf: text[..<dollar])
-                sql += "$"
-                text = text[text.index(after: dollar)...]
-                let digits = text.prefix { ("0"..."9").contains($0) }
-                guard let number = Int(String(String.UnicodeScalarView(digits))) else { continue }
-                sql += String(number + offset)
-                text = text.dropFirst(digits.count)
+            // On UTF-8 bytes: this runs for every sign-in (the hot paths embed the event's INSERT),
+            // and a walk over Unicode scalars cost about 1 % of the server's CPU there.
+            let text = Array(fragment.sql.utf8)
+            var renumbered: [UInt8] = []
+            renumbered.reserveCapacity(text.count + 16)
+            var index = 0
+            while index < text.count {
+                let byte = text[index]
+                renumbered.append(byte)
+                index += 1
+                guard byte == UInt8(ascii: "$") else { continue }
+                var number = 0
+                var end = index
+                while end < text.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[end]) {
+                    number = number * 10 + Int(text[end] - UInt8(ascii: "0"))
+                    end += 1
+                }
+                guard end > index else { continue }
+                renumbered.append(contentsOf: String(number + offset).utf8)
+                index = end
             }
-            sql.unicodeScalars.append(contentsOf: text)
+            sql += String(decoding: renumbered, as: UTF8.self)
         }
 
         /// Bytes bound as `bytea` in binary form.

@@ -44,6 +44,19 @@ import Testing
         }
     }
 
+    /// A fragment (the event INSERT the sign-in statements embed) keeps its own binds, numbered
+    /// after the query's, including numbers of several digits and a `$` not followed by one.
+    @Test func aFragmentsPlaceholdersAreRenumberedAfterTheQuerys() {
+        var fragment: PostgresQuery = "SELECT \(1), '$x', \(2)"
+        for index in 3...11 { fragment = "\(fragment: fragment) + \(index)" }
+        let query: PostgresQuery = "WITH a AS (SELECT \("é")) \(fragment: fragment) WHERE \("z") = 'ü$'"
+        #expect(
+            query.sql
+                == "WITH a AS (SELECT $1) SELECT $2, '$x', $3 + $4 + $5 + $6 + $7 + $8 + $9 + $10 + $11 + $12 WHERE $13 = 'ü$'"
+        )
+        #expect(query.binds.count == 13)
+    }
+
     @Test func interpolationBindsParametersInsteadOfSplicingText() {
         let name = "x' OR '1'='1"
         let query: PostgresQuery = "SELECT id FROM accounts WHERE display_name = \(name) AND id = \(UUID())"

@@ -64,8 +64,16 @@ struct Logger: Sendable {
     }
 
     static func quoted(_ value: String) -> String {
+        // Most values are short ASCII tokens: decided on their bytes, without Character breaking
+        // (every field of every line passes here).
+        let plainASCII = value.utf8.allSatisfy { byte in
+            byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "=") && byte != UInt8(ascii: "\"")
+                && byte != UInt8(ascii: "\\")
+        }
         let needsQuotes =
-            value.isEmpty || value.contains { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "\\" || $0.isNewline }
+            value.isEmpty
+            || (!plainASCII
+                && value.contains { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "\\" || $0.isNewline })
         guard needsQuotes else { return value }
         var escaped = "\""
         for character in value {

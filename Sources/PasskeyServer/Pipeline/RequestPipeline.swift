@@ -21,7 +21,7 @@ struct RequestPipeline: Sendable {
         var context = RequestContext(logger: logger)
         // What the request says about its sender, read once here for every use case.
         context.userAgent = request.header("user-agent")
-        context.mailLanguage = AcceptLanguage.mailLanguage(request.header("accept-language"))
+        context.acceptLanguage = request.header("accept-language")
         return await responder(request, context)
     }
 }

@@ -14,9 +14,11 @@ struct RequestContext: Sendable {
     var rateLimitKey = ""
     /// The request's `User-Agent`, as events record it (cut there).
     var userAgent: String?
-    /// The mail language the request's `Accept-Language` prefers (what a sign-up keeps for the
-    /// account's mails).
-    var mailLanguage = MailLanguage.english
+    /// The request's `Accept-Language`, as sent.
+    var acceptLanguage: String?
+    /// The mail language `Accept-Language` prefers (what a sign-up keeps for the account's
+    /// mails); parsed only by the routes that ask.
+    var mailLanguage: MailLanguage { AcceptLanguage.mailLanguage(acceptLanguage) }
     /// The matched route's pattern, for the middlewares outside the router.
     let endpoint = EndpointPath()
     /// The `{…}` values of the matched route.

@@ -112,6 +112,7 @@ var targets: [Target] = [
             dependencies: ["PasskeyTestSupport", "PasskeyPersistence", "PasskeyLibpq"],
             swiftSettings: strict),
         .testTarget(name: "PasskeyDomainTests", dependencies: ["PasskeyDomain"], swiftSettings: strict),
+        .testTarget(name: "PasskeyOpenSSLTests", dependencies: ["PasskeyOpenSSL"], swiftSettings: strict),
         .testTarget(
             name: "PasskeyApplicationTests", dependencies: ["PasskeyApplication", "PasskeyTestSupport"],
             swiftSettings: strict),

@@ -28,6 +28,11 @@ static const int PASSKEY_RSA_PKCS1_PADDING = RSA_PKCS1_PADDING;
 static const int PASSKEY_RSA_PKCS1_PSS_PADDING = RSA_PKCS1_PSS_PADDING;
 static const int PASSKEY_RSA_PSS_SALTLEN_DIGEST = RSA_PSS_SALTLEN_DIGEST;
 
+/* AES-GCM controls (macros). */
+static const int PASSKEY_EVP_CTRL_GCM_GET_TAG = EVP_CTRL_GCM_GET_TAG;
+static const int PASSKEY_EVP_CTRL_GCM_SET_TAG = EVP_CTRL_GCM_SET_TAG;
+static const int PASSKEY_EVP_CTRL_GCM_SET_IVLEN = EVP_CTRL_GCM_SET_IVLEN;
+
 /* STACK_OF(X509) helpers (the sk_X509_* functions are macro-generated). */
 static inline STACK_OF(X509) *passkey_x509_stack_new(void) { return sk_X509_new_null(); }
 static inline int passkey_x509_stack_push(STACK_OF(X509) *stack, X509 *certificate) {

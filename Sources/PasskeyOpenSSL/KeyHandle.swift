@@ -72,7 +72,8 @@ final class KeyHandle: @unchecked Sendable {
         return result == 1
     }
 
-    /// `EVP_DigestSign` of `message` (signatures of the software authenticator in tests).
+    /// `EVP_DigestSign` of `message` (the server's token signatures; the software authenticator's
+    /// in tests).
     func sign(message: [UInt8], scheme: SignatureScheme) throws(OpenSSLError) -> [UInt8] {
         guard schemeFits(scheme), let context = EVP_MD_CTX_new() else {
             throw OpenSSLError(operation: "EVP_DigestSign (scheme does not fit key)", diagnostics: [])

@@ -1,7 +1,7 @@
 internal import COpenSSL
 
-/// A freshly generated private key, for the software authenticator in tests
-/// (and for self-signed test certificates). Never used by the server itself.
+/// A private key: the server's token signing keys (generated, stored sealed, signing JWTs), and
+/// in tests the software authenticator's and self-signed certificates' keys.
 package struct PrivateKey: Sendable {
     let handle: KeyHandle
 

@@ -24,7 +24,8 @@ import Testing
         #expect(empty == nonce + Self.hex("530f8afbc74536b9a963b4f1c4cb738b"))
         let block = try AESGCM.seal([UInt8](repeating: 0, count: 16), key: key, nonce: nonce, associatedData: [])
         #expect(
-            block == nonce + Self.hex("cea7403d4d606b6e074ec5d3baf39d18") + Self.hex("d0d1c8a799996bf0265b98b5d48ab919"))
+            block == nonce + Self.hex("cea7403d4d606b6e074ec5d3baf39d18") + Self.hex("d0d1c8a799996bf0265b98b5d48ab919")
+        )
         #expect(AESGCM.open(block, key: key) == [UInt8](repeating: 0, count: 16))
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import PasskeyApplication
 import PasskeyDomain
 import PasskeyTestSupport
+import Testing
 
 /// A passkey on a software authenticator: real keys, real signatures.
 struct TestPasskey: Sendable {
@@ -18,13 +19,19 @@ struct TestPasskey: Sendable {
         self.backupEligible = backupEligible
     }
 
+    /// The base64url field `name` of `options`, decoded; a failure names the answer.
+    private static func bytes(_ options: [String: Any], _ name: String) throws -> [UInt8] {
+        let text = try #require(options[name] as? String, "no \(name) in \(options)")
+        return try #require(Base64URL.decode(text), "\(name) is not base64url")
+    }
+
     /// A registration finish body for `options` (RegistrationOptions or AccountRegistrationOptions);
     /// `adjust` may change any field of the authenticator before it signs.
     mutating func registrationBody(
         options: [String: Any], adjust: (inout SoftwareAuthenticatorRegistration) -> Void = { _ in }
     ) throws -> [String: Any] {
-        let challenge = Base64URL.decode(options["challenge"] as! String)!
-        userHandle = Base64URL.decode(options["userID"] as! String)!
+        let challenge = try Self.bytes(options, "challenge")
+        userHandle = try Self.bytes(options, "userID")
         var registration = SoftwareAuthenticatorRegistration(
             key: key, relyingPartyID: relyingPartyID, origin: origin, challenge: challenge)
         registration.credentialID = credentialID
@@ -49,7 +56,7 @@ struct TestPasskey: Sendable {
         options: [String: Any], counterStep: UInt32 = 1,
         adjust: (inout SoftwareAuthenticatorAssertion) -> Void = { _ in }
     ) throws -> [String: Any] {
-        let challenge = Base64URL.decode(options["challenge"] as! String)!
+        let challenge = try Self.bytes(options, "challenge")
         var assertion = SoftwareAuthenticatorAssertion(
             key: key, relyingPartyID: relyingPartyID, origin: origin, challenge: challenge)
         assertion.credentialID = credentialID
@@ -61,7 +68,7 @@ struct TestPasskey: Sendable {
         adjust(&assertion)
         let response = try assertion.makeResponse()
         var body: [String: Any] = [
-            "challengeID": options["challengeID"] as! String,
+            "challengeID": try #require(options["challengeID"] as? String),
             "credentialID": Base64URL.encode(response.credentialID.bytes),
             "clientDataJSON": Base64URL.encode(response.clientDataJSON),
             "authenticatorData": Base64URL.encode(response.authenticatorData),

@@ -62,6 +62,11 @@ var targets: [Target] = [
             name: "PasskeyWebAuthn",
             dependencies: ["PasskeyApplication", "PasskeyDomain", "PasskeyOpenSSL", "PasskeyJSON"],
             swiftSettings: strict),
+        // The tokens' cryptography: ES256 JWS and AES-256-GCM at rest, on the OpenSSL wrapper.
+        .target(
+            name: "PasskeyCrypto",
+            dependencies: ["PasskeyApplication", "PasskeyDomain", "PasskeyJSON", "PasskeyOpenSSL", "PasskeyWire"],
+            swiftSettings: strict),
         // The event loops every request, statement and HTTP daemon runs on (one per core).
         .target(name: "PasskeyEventLoop", dependencies: ["CEventLoop"], swiftSettings: strict),
         .target(name: "PasskeyLibpq", dependencies: ["CLibpq", "PasskeyEventLoop"], swiftSettings: strict),
@@ -82,7 +87,7 @@ var targets: [Target] = [
             dependencies: [
                 "PasskeyDomain", "PasskeyApplication", "PasskeyWebAuthn", "PasskeyPersistence",
                 "PasskeyOpenSSL", "PasskeyHTTP", "PasskeyPasswordHashing", "PasskeyLibpq", "PasskeyWire", "PasskeyMail",
-                "PasskeyEventLoop", "PasskeyJSON",
+                "PasskeyEventLoop", "PasskeyJSON", "PasskeyCrypto",
             ],
             swiftSettings: strict),
         .executableTarget(name: "passkey-server", dependencies: ["PasskeyServer"], swiftSettings: strict),
@@ -114,6 +119,10 @@ var targets: [Target] = [
         .testTarget(name: "PasskeyDomainTests", dependencies: ["PasskeyDomain"], swiftSettings: strict),
         .testTarget(name: "PasskeyOpenSSLTests", dependencies: ["PasskeyOpenSSL"], swiftSettings: strict),
         .testTarget(
+            name: "PasskeyCryptoTests",
+            dependencies: ["PasskeyCrypto", "PasskeyApplication", "PasskeyDomain", "PasskeyOpenSSL"],
+            swiftSettings: strict),
+        .testTarget(
             name: "PasskeyApplicationTests", dependencies: ["PasskeyApplication", "PasskeyTestSupport"],
             swiftSettings: strict),
         .testTarget(
@@ -135,7 +144,7 @@ var targets: [Target] = [
             name: "PasskeyServerTests",
             dependencies: [
                 "PasskeyServer", "PasskeyTestSupport", "PasskeyDatabaseTestSupport", "PasskeyClient", "PasskeyWire",
-                "PasskeyEventLoop", "PasskeyJSON",
+                "PasskeyEventLoop", "PasskeyJSON", "PasskeyCrypto", "PasskeyOpenSSL",
             ],
             swiftSettings: strict),
         .testTarget(name: "PasskeyWireTests", dependencies: ["PasskeyWire"], swiftSettings: strict),

@@ -67,4 +67,11 @@ if [ "${1:-}" = "--with-test-tools" ]; then
         echo "deps: installing schemathesis $schemathesis_version (PyPI) into $venv" >&2
         "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version" >/dev/null
     fi
+    # (v4) PyJWT with its cryptography backend judges the server's JWTs against the served key set
+    # (scripts/verify-jwts.py, run by TokensJOSETests): a JOSE library nobody here wrote.
+    pyjwt_version=2.10.1
+    if ! "$venv/bin/python" -c "import jwt, cryptography; assert jwt.__version__ == '$pyjwt_version'" 2>/dev/null; then
+        echo "deps: installing PyJWT $pyjwt_version with cryptography (PyPI) into $venv" >&2
+        "$venv/bin/pip" install --quiet --disable-pip-version-check "pyjwt[crypto]==$pyjwt_version" >/dev/null
+    fi
 fi

@@ -20,6 +20,17 @@ fi
 
 # Mail goes to .mail/ as .eml files unless MAIL_URL says otherwise (docs/mail.md): open the
 # newest one to read a code. The server also logs where mails go at start.
+# (v4) Tokens need DATA_ENCRYPTION_KEY: a local one (32 random bytes, base64, mode 600) so that
+# a person trying the server can mint and verify tokens. Never copy it to a real deployment.
+if [ -z "${DATA_ENCRYPTION_KEY:-}" ] && [ -z "${DATA_ENCRYPTION_KEY_FILE:-}" ]; then
+    key=$PWD/.data-encryption-key
+    if [ ! -s "$key" ]; then
+        (umask 077 && head -c 32 /dev/urandom | base64 >"$key")
+        echo "run: made a local DATA_ENCRYPTION_KEY in $key (tokens on; docs/tokens.md)" >&2
+    fi
+    export DATA_ENCRYPTION_KEY_FILE="$key"
+fi
+
 if [ -z "${MAIL_URL:-}" ]; then
     export MAIL_URL="file://$PWD/.mail"
     echo "run: mails are written to $PWD/.mail/ (one .eml file each)" >&2

@@ -21,11 +21,16 @@ package struct AuthenticationSession: Hashable, Sendable {
     package let createdAt: Date
     package let expiresAt: Date
     package var revokedAt: Date?
+    /// (v4) A passkey sign-in whose authenticator verified the user (UV = 1): the JWT's `amr`
+    /// then says `mfa`. False for every other way in.
+    package let userVerified: Bool
 
     package init(
         id: SessionID = SessionID(), accountID: AccountID, tokenDigest: [UInt8], method: AuthenticationMethod,
-        credentialID: CredentialID? = nil, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil
+        credentialID: CredentialID? = nil, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil,
+        userVerified: Bool = false
     ) {
+        self.userVerified = userVerified
         self.id = id
         self.accountID = accountID
         self.tokenDigest = tokenDigest

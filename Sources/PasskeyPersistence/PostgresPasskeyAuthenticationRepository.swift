@@ -100,9 +100,9 @@ package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRep
                     RETURNING account_id
                 ), s AS (
                     INSERT INTO authentication_sessions
-                        (id, account_id, token_digest, method, credential_id, created_at, expires_at)
+                        (id, account_id, token_digest, method, credential_id, created_at, expires_at, user_verified)
                     SELECT \(s.id.uuid), u.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue),
-                           \(bytes: credentialID.bytes), \(s.createdAt), \(s.expiresAt)
+                           \(bytes: credentialID.bytes), \(s.createdAt), \(s.expiresAt), \(s.userVerified)
                     FROM u
                     RETURNING id, account_id
                 ), e AS (

@@ -34,10 +34,11 @@ package struct PostgresSessionRepository: SessionRepository {
                     FOR SHARE
                 ), s AS (
                     INSERT INTO authentication_sessions
-                        (id, account_id, token_digest, method, credential_id, created_at, expires_at, revoked_at)
+                        (id, account_id, token_digest, method, credential_id, created_at, expires_at, revoked_at,
+                         user_verified)
                     SELECT \(s.id.uuid), p.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue),
                            \(s.credentialID.map { PostgresBytes($0.bytes) }), \(s.createdAt), \(s.expiresAt),
-                           \(s.revokedAt)
+                           \(s.revokedAt), \(s.userVerified)
                     FROM p
                     RETURNING account_id
                 ), e AS (
@@ -53,9 +54,11 @@ package struct PostgresSessionRepository: SessionRepository {
         try await connection.query(
             """
             INSERT INTO authentication_sessions
-                (id, account_id, token_digest, method, credential_id, created_at, expires_at, revoked_at)
+                (id, account_id, token_digest, method, credential_id, created_at, expires_at, revoked_at,
+                 user_verified)
             VALUES (\(s.id.uuid), \(s.accountID.uuid), \(bytes: s.tokenDigest), \(s.method.rawValue),
-                    \(s.credentialID.map { PostgresBytes($0.bytes) }), \(s.createdAt), \(s.expiresAt), \(s.revokedAt))
+                    \(s.credentialID.map { PostgresBytes($0.bytes) }), \(s.createdAt), \(s.expiresAt), \(s.revokedAt),
+                    \(s.userVerified))
             """)
     }
 

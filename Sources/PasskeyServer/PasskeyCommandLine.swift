@@ -2,7 +2,7 @@ internal import Foundation
 internal import PasskeyApplication
 
 /// Entry point of the `passkey-server` executable: `serve` (default), `migrate`, `sweep`,
-/// `recovery-code --issued-by NAME EMAIL`, `healthcheck`, `import-passwords FILE`, `verify-response FILE…`, `adoption`, each
+/// `recovery-code --issued-by NAME EMAIL`, `healthcheck`, `import-passwords FILE`, `verify-response FILE…`, `adoption`, `keys`, each
 /// with `--help`.
 package enum PasskeyCommandLine {
     package static func main() async {
@@ -24,6 +24,8 @@ package enum PasskeyCommandLine {
           adoption [--days N] [--json]
                             the operators' adoption figures, as a table or the endpoint's JSON
           verify-response FILE...   verify captured WebAuthn ceremonies offline
+          keys list | rotate | revoke KID
+                            the token signing keys (needs DATA_ENCRYPTION_KEY to rotate or revoke)
 
         configuration comes from the environment (see README.md): DATABASE_URL, PORT, PASSKEY_RP_ID, ...
         """
@@ -64,6 +66,8 @@ package enum PasskeyCommandLine {
             return VerifyResponseCommand.run(arguments: rest)
         case "adoption":
             return await AdoptionCommand.run(arguments: rest, environment: environment)
+        case "keys":
+            return await KeysCommand.run(arguments: rest, environment: environment)
         case "serve":
             return await ServeCommand.run(environment: environment)
         default:

@@ -26,7 +26,7 @@ final class PasskeyServerApp: Sendable {
         let metrics = Metrics()
         let drain = DrainState()
         let d = dependencies
-        let useCases = UseCases(dependencies: d, policy: policy) { error in
+        let useCases = UseCases(dependencies: d, policy: policy, tokens: configuration.tokens) { error in
             // A failed sign-in whose event could not be written: the answer stood (401); the
             // cause is the operator's.
             logger.warning([.event: "account_event", .outcome: "unrecorded", .cause: FailureCause(error).logText])
@@ -83,6 +83,11 @@ final class PasskeyServerApp: Sendable {
             throw ConfigurationError(variable: "PASSKEY_APPLE_APP_IDS", problem: "cannot be encoded (\(error))")
         }
         WellKnownController(documents: wellKnown).register(in: &routes)
+        TokensController(mint: useCases.serviceToken, keySet: useCases.keySet).register(in: &routes)
+        if !configuration.tokens.introspectionClients.isEmpty {
+            IntrospectionController(introspection: useCases.introspection, clients: useCases.introspectionClients)
+                .register(in: &routes)
+        }
         if configuration.webClientEnabled {
             WebClientController(files: webClient, operatorPageEnabled: configuration.operatorToken != nil)
                 .register(in: &routes)

@@ -32,4 +32,6 @@ public enum ErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
     case emailAlreadyVerified = "email-already-verified"
     /// (v3) Mail is off (`MAIL_URL` unset): the email endpoints answer 503.
     case mailUnavailable = "mail-unavailable"
+    /// (v4) Tokens are off (no `DATA_ENCRYPTION_KEY`): 503.
+    case tokensUnavailable = "tokens-unavailable"
 }

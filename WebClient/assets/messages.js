@@ -33,6 +33,7 @@ const CODES = {
   "email-already-verified": "Your address is verified already.",
   "mail-unavailable":
     "This server does not send email, so codes cannot be mailed here. Use a passkey, your password or a recovery code.",
+  "tokens-unavailable": "This server does not issue tokens for other services.",
   "not-found": "That no longer exists. The page has been refreshed.",
   "method-not-allowed": "The server does not support this action.",
   "payload-too-large": "That is too much data to send.",

@@ -20,6 +20,7 @@ package final class PostgresTransaction: StoreTransaction {
     }
     package var outbox: any MailOutboxWriter { PostgresMailOutboxWriter(transaction: self) }
     package var events: any AccountEventWriter { PostgresAccountEventWriter(transaction: self) }
+    package var signingKeys: any SigningKeyWriter { PostgresSigningKeyWriter(transaction: self) }
 
     package func relaxDurability() async throws(RepositoryError) {
         try await run { connection async throws(PostgresError) in

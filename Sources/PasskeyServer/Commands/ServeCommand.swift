@@ -1,8 +1,10 @@
 internal import Dispatch
 internal import Foundation
 internal import PasskeyApplication
+internal import PasskeyDomain
 internal import PasskeyEventLoop
 internal import PasskeyHTTP
+internal import PasskeyWire
 
 /// `passkey-server serve`: configuration, then a `ServiceGroup` (`Lifecycle/`) that runs until
 /// SIGTERM or SIGINT. On SIGTERM the drain goes first for `SHUTDOWN_DRAIN_SECONDS` (`/readyz`
@@ -32,6 +34,11 @@ enum ServeCommand {
                 webClient: webClient)
         } catch {
             Console.error("passkey-server: \(error)")
+            root.shutdown()
+            return 1
+        }
+        if let problem = await checkSigningKeys(root: root, app: app) {
+            Console.error("passkey-server: \(problem)")
             root.shutdown()
             return 1
         }
@@ -67,6 +74,9 @@ enum ServeCommand {
             DrainService(drain: app.drain, seconds: configuration.shutdownDrainSeconds, logger: app.logger),
         ]
         if let mailer = mailDelivery(root: root, app: app) { services.append(TaskService(name: "mail", mailer.run)) }
+        if let rotation = root.useCases.signingKeyRotation {
+            services.append(TaskService(name: "signing-keys") { await rotateKeys(rotation, app: app) })
+        }
         await ServiceGroup(services: services, logger: app.logger).run(until: signals)
         // The pool's connections close, then the event loop's thread ends and is joined.
         root.shutdown()
@@ -126,6 +136,44 @@ enum ServeCommand {
             outbox: d.mailOutbox, metrics: app.metrics.mail, logger: app.logger, pollInterval: settings.pollInterval,
             batchSize: batchSize)
         return loop
+    }
+
+    /// (v4) `DATA_ENCRYPTION_KEY` must open every stored signing key: a key that does not is a
+    /// configuration error that stops the server at start, with one line naming the variable.
+    /// (A database that cannot answer now is not: the periodic check tries again.)
+    static func checkSigningKeys(root: CompositionRoot, app: PasskeyServerApp) async -> String? {
+        let d = root.dependencies
+        guard let sealer = d.sealer else { return nil }
+        let keys: [SigningKey]
+        do {
+            keys = try await d.signingKeys.keys(includingRevoked: false)
+        } catch {
+            app.logger.warning([.event: "signing_keys", .outcome: "unchecked", .cause: FailureCause(error).logText])
+            return nil
+        }
+        for key in keys where sealer.open(key.sealedPrivateKey, context: key.id.value) == nil {
+            return "invalid configuration: DATA_ENCRYPTION_KEY: cannot open the stored signing key \(key.id)"
+                + " (set the key it was made with; docs/tokens.md says how to replace a lost key)"
+        }
+        return nil
+    }
+
+    /// (v4) The signing keys' periodic check, every minute until cancelled: the first key, then
+    /// the next one every `TOKEN_KEY_ROTATION_DAYS` (one instance makes it; the others find it).
+    @Sendable private static func rotateKeys(_ rotation: SigningKeyRotationUseCase, app: PasskeyServerApp) async {
+        while !Task.isCancelled {
+            do {
+                if let made = try await rotation.ensure() {
+                    app.logger.info([
+                        .event: "signing_key", .outcome: "made",
+                        .detail: "\(made.key.id) signs from \(WireJSON.timestamp(made.key.signsFrom))",
+                    ])
+                }
+            } catch {
+                app.logger.warning([.event: "signing_key", .outcome: "failed", .cause: "\(error)"])
+            }
+            try? await Task.sleep(for: .seconds(60))
+        }
     }
 
     /// Deletes expired rows every minute in bounded batches, until cancelled.

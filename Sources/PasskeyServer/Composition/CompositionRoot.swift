@@ -1,5 +1,6 @@
 internal import Foundation
 internal import PasskeyApplication
+internal import PasskeyCrypto
 internal import PasskeyEventLoop
 internal import PasskeyLibpq
 internal import PasskeyMail
@@ -69,6 +70,8 @@ final class CompositionRoot: Sendable {
         self.loops = loops
         self.pool = pool
         self.migrations = runner
+        let sealer = configuration.tokens.dataEncryptionKey.flatMap(AESGCMSecretSealer.init(key:))
+        let signingKeys = PostgresSigningKeyRepository(pool: pool)
         self.dependencies = Dependencies(
             store: PostgresUnitOfWork(pool: pool), accounts: PostgresAccountRepository(pool: pool),
             passkeys: PostgresPasskeyCredentialRepository(pool: pool),
@@ -85,7 +88,10 @@ final class CompositionRoot: Sendable {
             mailTransport: configuration.mail.map(Self.mailTransport),
             verifier: verifier, hasher: hasher, tokens: OpenSSLSessionTokenGenerator(),
             random: OpenSSLRandomGenerator(), digester: OpenSSLSecretDigester(), names: KnownAuthenticatorNames(),
-            clock: clock, loops: loops,
+            clock: clock, signingKeys: signingKeys, tokenSessions: PostgresTokenSessionRepository(pool: pool),
+            tokenFormat: ES256AccessTokenFormat(), sealer: sealer,
+            signingKeyCache: sealer.map { SigningKeyCache(repository: signingKeys, sealer: $0, clock: clock) },
+            loops: loops,
             passwordHashingLoad: {
                 let load = hasher.metrics
                 return PasswordHashingLoad(running: load.running, waiting: load.waiting, refused: load.refused)
@@ -93,7 +99,9 @@ final class CompositionRoot: Sendable {
     }
 
     /// Every use case, over these ports and the configured policy (the one application factory).
-    var useCases: UseCases { UseCases(dependencies: dependencies, policy: configuration.policy) }
+    var useCases: UseCases {
+        UseCases(dependencies: dependencies, policy: configuration.policy, tokens: configuration.tokens)
+    }
 
     /// How many migrations this build carries.
     var migrationCount: Int { migrations.migrations.count }

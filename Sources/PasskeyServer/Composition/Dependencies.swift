@@ -29,6 +29,13 @@ struct Dependencies: Sendable {
     let digester: any SecretDigester
     let names: any AuthenticatorNames
     let clock: any WallClock
+    /// (v4) The token signing keys and sessions as the tokens read them, the token format, and
+    /// the sealer of `DATA_ENCRYPTION_KEY` with this instance's key cache (both nil: tokens off).
+    let signingKeys: any SigningKeyRepository
+    let tokenSessions: any TokenSessionRepository
+    let tokenFormat: any AccessTokenFormat
+    let sealer: (any SecretSealer)?
+    let signingKeyCache: SigningKeyCache?
     /// The event loops (`EVENT_LOOPS`): each runs an HTTP daemon, the requests it reads and its
     /// share of the database pool.
     let loops: EventLoopGroup

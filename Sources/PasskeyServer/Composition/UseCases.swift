@@ -6,6 +6,8 @@ internal import PasskeyApplication
 /// use case it runs, so no use case is put together twice.
 struct UseCases: Sendable {
     let policy: PasskeyPolicy
+    /// (v4) The tokens' settings (`TOKEN_*`, `INTROSPECTION_CLIENTS`).
+    let tokens: TokenSettings
     private let d: Dependencies
     private let notifier: SecurityNotifier
     private let events: AccountEventMaker
@@ -20,12 +22,13 @@ struct UseCases: Sendable {
     /// `unrecorded`: where a failed sign-in's event that could not be written is reported (the
     /// server's log; it never changes the 401).
     init(
-        dependencies: Dependencies, policy: PasskeyPolicy,
+        dependencies: Dependencies, policy: PasskeyPolicy, tokens: TokenSettings,
         unrecorded: @escaping @Sendable (RepositoryError) -> Void = { _ in }
     ) {
         let d = dependencies
         self.d = d
         self.policy = policy
+        self.tokens = tokens
         failures = FailedSignInRecorder(store: d.store, unrecorded: unrecorded)
         notifier = SecurityNotifier(policy: policy, random: d.random)
         events = AccountEventMaker(random: d.random)
@@ -153,4 +156,31 @@ struct UseCases: Sendable {
     // (v3) Adoption.
     var adoptionFigures: AdoptionFiguresUseCase { AdoptionFiguresUseCase(adoption: d.adoption, clock: d.clock) }
     var accountStagesGauge: AccountStagesGauge { AccountStagesGauge(adoption: d.adoption, clock: d.clock) }
+
+    // (v4) Tokens for the product's other services.
+    var serviceToken: ServiceTokenUseCase {
+        ServiceTokenUseCase(
+            sessions: d.tokenSessions, tokens: d.tokens, keys: d.signingKeyCache, format: d.tokenFormat,
+            policy: tokens.policy, clock: d.clock, random: d.random, rotation: signingKeyRotation)
+    }
+    var keySet: KeySetUseCase {
+        KeySetUseCase(repository: d.sealer == nil ? nil : d.signingKeys, policy: tokens.policy, clock: d.clock)
+    }
+    var introspection: IntrospectionUseCase {
+        IntrospectionUseCase(
+            sessions: d.tokenSessions, keys: d.signingKeyCache, format: d.tokenFormat, tokens: d.tokens,
+            digester: d.digester,
+            policy: tokens.policy, clock: d.clock)
+    }
+    var introspectionClients: IntrospectionClients {
+        IntrospectionClients(tokens.introspectionClients, digester: d.digester)
+    }
+    /// Nil while tokens are off.
+    var signingKeyRotation: SigningKeyRotationUseCase? {
+        d.sealer.map {
+            SigningKeyRotationUseCase(
+                store: d.store, format: d.tokenFormat, sealer: $0, policy: tokens.policy, clock: d.clock,
+                random: d.random)
+        }
+    }
 }

@@ -53,6 +53,8 @@ struct ServerConfiguration: Sendable {
     var mail: MailSettings?
     /// (v3) `ACCOUNT_EVENT_RETENTION_DAYS`: `sweep` deletes activity older than this.
     var accountEventRetentionDays = 400
+    /// (v4) `DATA_ENCRYPTION_KEY`, `TOKEN_*`, `INTROSPECTION_CLIENTS`.
+    var tokens = TokenSettings.off(issuer: "")
 
     /// `PASSKEY_ATTESTATION_POLICY`: `any` accepts an unknown CA and records the attestation type;
     /// `trusted` requires a chain to an anchor of `PASSKEY_TRUST_ANCHORS_DIR`.

@@ -25,6 +25,7 @@ struct Routes: Sendable {
     typealias PublicHandler = @Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse
     typealias SignedInHandler = @Sendable (HTTPRequest, SignedInContext) async throws -> HTTPResponse
     typealias RecentSignInHandler = @Sendable (HTTPRequest, RecentSignInContext) async throws -> HTTPResponse
+    typealias SessionTokenHandler = @Sendable (HTTPRequest, SessionTokenContext) async throws -> HTTPResponse
     /// Throws the feature's problem while it is off.
     typealias FeatureGate = @Sendable () throws -> Void
 
@@ -53,6 +54,36 @@ struct Routes: Sendable {
                 throw Problem.unauthorized
             }
             return try await handler(request, context)
+        }
+    }
+
+    /// (v4) A service client of `INTROSPECTION_CLIENTS` by HTTP Basic (RFC 6749 §2.3.1: ID and
+    /// secret form-urlencoded, then base64), checked in constant time before the body is read;
+    /// else 401 with `WWW-Authenticate: Basic realm="introspection"`.
+    mutating func serviceClient(
+        _ method: HTTPMethod, _ path: String, clients: IntrospectionClients, _ handler: @escaping PublicHandler
+    ) {
+        add(method, path, nil) { runner, request, context in
+            guard let (id, secret) = AuthorizationHeader.basicCredentials(request.header("authorization")),
+                clients.accepts(id: id, secret: secret)
+            else { throw ProblemMapping.introspectionUnauthorized }
+            return try await handler(request, context)
+        }
+    }
+
+    /// (v4) A bearer token that the handler's use case looks up itself, in the one statement that
+    /// also reads what it needs (minting a JWT): 401 `unauthorized` before the handler when there
+    /// is no `Authorization: Bearer`; the feature gate next; the use case answers 401 for a token
+    /// that is not live.
+    mutating func sessionToken(
+        _ method: HTTPMethod, _ path: String, feature: FeatureGate? = nil, _ handler: @escaping SessionTokenHandler
+    ) {
+        add(method, path, nil) { runner, request, context in
+            guard let token = AuthorizationHeader.bearerToken(request.header("authorization")), !token.isEmpty else {
+                throw Problem.unauthorized
+            }
+            try feature?()
+            return try await handler(request, SessionTokenContext(request: context, token: token))
         }
     }
 

@@ -201,6 +201,7 @@ final class InMemoryTransaction: StoreTransaction {
     var accountRegistrations: any AccountRegistrationWriter { InMemoryAccountRegistrationWriter(transaction: self) }
     var outbox: any MailOutboxWriter { InMemoryOutboxWriter(transaction: self) }
     var events: any AccountEventWriter { InMemoryEventWriter(transaction: self) }
+    var signingKeys: any SigningKeyWriter { InMemorySigningKeyWriter(transaction: self) }
 
     /// Whether the use case let this transaction commit without waiting for the disk.
     var relaxed = false

@@ -17,6 +17,7 @@ package struct InMemoryTables: Sendable {
     package var accountRegistrations: [RegistrationID: AccountRegistrationRow] = [:]
     package var outbox: [OutgoingMail] = []
     package var events: [AccountEvent] = []
+    package var signingKeys: [SigningKey] = []
 
     package init() {}
 

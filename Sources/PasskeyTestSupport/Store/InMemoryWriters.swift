@@ -370,3 +370,44 @@ struct InMemoryEventWriter: AccountEventWriter {
         }
     }
 }
+
+struct InMemorySigningKeyWriter: SigningKeyWriter {
+    let transaction: InMemoryTransaction
+
+    /// The store runs one transaction at a time: the lock is held already.
+    func lockKeySet() async throws(RepositoryError) {
+        try transaction.change { _ throws(RepositoryError) in }
+    }
+
+    func all() async throws(RepositoryError) -> [SigningKey] {
+        try transaction.change { tables throws(RepositoryError) in tables.signingKeys }
+    }
+
+    func insert(_ key: SigningKey) async throws(RepositoryError) {
+        try transaction.change { tables throws(RepositoryError) in
+            guard !tables.signingKeys.contains(where: { $0.id == key.id }) else {
+                throw .conflict(.other("signing_keys_pkey"))
+            }
+            tables.signingKeys.append(key)
+        }
+    }
+
+    func retire(_ id: SigningKeyID, at date: Date) async throws(RepositoryError) {
+        try transaction.change { tables throws(RepositoryError) in
+            for index in tables.signingKeys.indices
+            where tables.signingKeys[index].id == id && tables.signingKeys[index].retiredAt == nil {
+                tables.signingKeys[index].retiredAt = date
+            }
+        }
+    }
+
+    func revoke(_ id: SigningKeyID, at date: Date) async throws(RepositoryError) -> Bool {
+        try transaction.change { tables throws(RepositoryError) in
+            guard let index = tables.signingKeys.firstIndex(where: { $0.id == id && $0.revokedAt == nil }) else {
+                return false
+            }
+            tables.signingKeys[index].revokedAt = date
+            return true
+        }
+    }
+}

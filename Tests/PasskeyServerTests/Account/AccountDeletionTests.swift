@@ -91,6 +91,8 @@ import Testing
                     // (v3) Counts per UTC day of every account together (the adoption figures'
                     // cache): no row names an account, and a deletion forgets the days it touched.
                     "account_event_days", "account_event_days_done",
+                    // (v4) The server's signing keys: no row names an account.
+                    "signing_keys",
                 ])
 
             // The email is free again.

@@ -83,7 +83,12 @@ import Testing
     /// The OpenAPI file in the repository describes exactly the routes the server has (with
     /// `OPERATOR_TOKEN` set: without it the operator endpoint is not routed at all).
     @Test func openAPIMatchesTheRealRoutes() async throws {
-        try await withServer(environment: ["OPERATOR_TOKEN": "operator-token-0123456789"]) { server, _ in
+        // Every optional path on: the operator's, and (v4) introspection, routed only with a client.
+        let environment = [
+            "OPERATOR_TOKEN": "operator-token-0123456789",
+            "INTROSPECTION_CLIENTS": "gateway:introspection-secret-0123456789abcdef",
+        ]
+        try await withServer(environment: environment) { server, _ in
             let response = try await server.client.send("GET", "/openapi.json")
             #expect(response.status == 200)
             #expect(response.string("openapi")?.hasPrefix("3.1") == true)

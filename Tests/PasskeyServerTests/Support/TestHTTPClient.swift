@@ -65,7 +65,10 @@ struct TestHTTPClient: Sendable {
             fields.append(("Content-Type", "application/json"))
         } else if let raw {
             body = Data(raw)
-            fields.append(("Content-Type", "application/json"))
+            // JSON unless the caller names its own type (a form body).
+            if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+                fields.append(("Content-Type", "application/json"))
+            }
         }
         if let token { fields.append(("Authorization", "Bearer \(token)")) }
         for (name, value) in headers { fields.append((name, value)) }
@@ -126,6 +129,11 @@ struct TestHTTPClient: Sendable {
         }
         let body = received.json
         if let token = body["accessToken"] as? String { SecretAudit.record(secret: token) }
+        // (v4) A minted JWT, and its signature alone.
+        if let jwt = body["token"] as? String {
+            SecretAudit.record(secret: jwt)
+            if let signature = jwt.split(separator: ".").last { SecretAudit.record(secret: String(signature)) }
+        }
         for code in body["codes"] as? [String] ?? [] { SecretAudit.record(secret: code) }
     }
 }

@@ -24,6 +24,8 @@ package protocol StoreTransaction: AnyObject {
     var outbox: any MailOutboxWriter { get }
     /// The one place account events are written (and, with them, what each event causes).
     var events: any AccountEventWriter { get }
+    /// (v4) The token signing keys.
+    var signingKeys: any SigningKeyWriter { get }
 
     /// Lets this transaction commit without waiting for its WAL to reach the disk (PostgreSQL's
     /// `synchronous_commit = off` for it alone): a crash right after may lose it whole, never a

@@ -106,7 +106,8 @@ package struct PasskeyAccountRegistrationFinishUseCase: Sendable {
         let credential = verified.credential(
             accountID: account.id, response: response, name: name, residentKey: residentKey, names: names,
             createdAt: now)
-        let (stored, issued) = issuer.make(for: account, method: .passkey, credentialID: credential.id, now: now)
+        let (stored, issued) = issuer.make(
+            for: account, method: .passkey, credentialID: credential.id, userVerified: verified.userVerified, now: now)
         // The account was created with a passkey; its first session is the one that added it.
         let created = [
             events.event(.accountCreated(.passkey), accountID: account.id, sessionID: stored.id, at: now, from: origin),

@@ -84,7 +84,8 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
             throw .authenticationFailed(error)
         }
         // Round trip 2, the one durable commit: consume the challenge, move the counter, insert the session.
-        let (stored, issued) = issuer.make(for: account, method: .passkey, credentialID: credential.id, now: now)
+        let (stored, issued) = issuer.make(
+            for: account, method: .passkey, credentialID: credential.id, userVerified: verified.userVerified, now: now)
         let event = events.event(
             .signIn(.passkey, credentialID: credential.id), accountID: account.id, sessionID: stored.id, at: now,
             from: origin)

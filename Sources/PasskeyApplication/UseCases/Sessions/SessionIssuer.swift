@@ -22,15 +22,17 @@ package struct SessionIssuer: Sendable {
     }
 
     /// The session to store and the session to return, for `account` at `now`; `credentialID`
-    /// is the passkey a `passkey` session signed in with.
+    /// is the passkey a `passkey` session signed in with, `userVerified` whether its
+    /// authenticator verified the user.
     package func make(
-        for account: Account, method: AuthenticationMethod, credentialID: CredentialID? = nil, now: Date,
-        lifetime: TimeInterval? = nil
+        for account: Account, method: AuthenticationMethod, credentialID: CredentialID? = nil,
+        userVerified: Bool = false, now: Date, lifetime: TimeInterval? = nil
     ) -> (stored: AuthenticationSession, issued: IssuedSession) {
         let token = tokens.makeToken()
         let stored = AuthenticationSession(
             id: SessionID(random.uuid()), accountID: account.id, tokenDigest: token.digest, method: method,
-            credentialID: credentialID, createdAt: now, expiresAt: now.addingTimeInterval(lifetime ?? self.lifetime))
+            credentialID: credentialID, createdAt: now, expiresAt: now.addingTimeInterval(lifetime ?? self.lifetime),
+            userVerified: userVerified)
         return (
             stored,
             IssuedSession(accessToken: token.token, expiresAt: stored.expiresAt, account: account, method: method)

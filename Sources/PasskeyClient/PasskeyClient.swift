@@ -24,6 +24,8 @@ public final class PasskeyClient: Sendable {
     private let held: ClientLock<PasskeyStoredToken?>
     private let tokenStore: (any PasskeyTokenStore)?
     private let onStoreFailure: (@Sendable (PasskeyTokenStoreFailure) -> Void)?
+    /// (v4) The JWTs of `serviceToken(audience:)`, kept until shortly before they expire.
+    let serviceTokens = ServiceTokenCache()
 
     /// A client that holds its token in memory only (`accessToken`, e.g. restored by the app).
     public init(baseURL: URL, session: URLSession = .shared, accessToken: String? = nil) {

@@ -45,4 +45,6 @@ public struct PasskeyErrorCode: RawRepresentable, Sendable, Hashable, CustomStri
     public static let invalidCode = Self(.invalidCode)
     public static let emailAlreadyVerified = Self(.emailAlreadyVerified)
     public static let mailUnavailable = Self(.mailUnavailable)
+    /// (v4) Tokens are off on the server (no `DATA_ENCRYPTION_KEY`).
+    public static let tokensUnavailable = Self(.tokensUnavailable)
 }

@@ -130,6 +130,12 @@ def summary(r: dict) -> list[str]:
     if swift and r.get("swift-flood"):
         lines.append(f"p99 with the password flood: {r['swift-flood']['p99']:.1f} ms = "
                      f"{ratio(r['swift-flood']['p99'], swift['p99']):.2f}× the row without it (goal ≤ 2×)")
+    for key, name in (("token-mint", "minting"), ("introspect-opaque", "introspection of a session token"),
+                      ("introspect-jwt", "introspection of a JWT")):
+        if swift and r.get(key):
+            t = r[key]
+            lines.append(f"{name}: {t['rate']:.0f}/s = {ratio(t['rate'], swift['rate']):.1f}× the sign-in rate "
+                         f"(goal ≥ 3×), p99 {t['p99']:.1f} ms (goal ≤ 10 ms)")
     if r.get("swift-open"):
         o = r["swift-open"]
         lines.append(f"open loop at {o.get('rate_asked') or 0:.0f}/s: p50 {o['p50']:.1f} ms, p99 {o['p99']:.1f} ms")
@@ -176,6 +182,9 @@ ROWS = [
     ("swift-8", "(a8) Swift{t}, 8 connections", http_row),
     ("swift-flood", "(a-flood) Swift + password sign-in flood", http_row),
     ("swift-open", "(a-open) Swift, open loop", http_row),
+    ("token-mint", "(t-mint) Swift: POST /v1/sessions/current/tokens, {c} connections (requests/s)", http_row),
+    ("introspect-opaque", "(t-opaque) Swift: POST /v1/introspect, session token, {c} connections (requests/s)", http_row),
+    ("introspect-jwt", "(t-jwt) Swift: POST /v1/introspect, JWT, {c} connections (requests/s)", http_row),
     ("python", "(b) Python py_webauthn (uvicorn), {c} connections", http_row),
     ("go", "(b-go) Go duo-labs/webauthn + pgx (net/http), {c} connections", http_row),
     ("pgbench", "(c) PostgreSQL, pgbench, the Swift server's SQL", pgbench_row),

@@ -7,7 +7,8 @@
 #
 # Knobs (environment): DURATION (s, default 20), WARMUP (s, 3), CONCURRENCY (32), ACCOUNTS (1024),
 # DATABASE_POOL_SIZE (connections per server in total, 8), PY_WORKERS (2), PGBENCH_CLIENTS
-# (default = CONCURRENCY), BENCH_ROWS (swift,swift-8,swift-flood,swift-open,python,go,pgbench,pgbench-naive;
+# (default = CONCURRENCY), BENCH_ROWS (swift,swift-8,swift-flood,swift-open,token-mint,introspect-opaque,
+# introspect-jwt,python,go,pgbench,pgbench-naive;
 # also pgbench-pool), FLOOD (password flood workers of swift-flood, 8), OPEN_RATE (arrivals/s of
 # swift-open; default half of the swift row's rate), BENCH_SCRATCH (the release build's scratch
 # path, .build-bench), PERF (1 = also record a
@@ -17,7 +18,8 @@
 # swift and swift-8 row is then preceded by the same row on that binary, swift-baseline and
 # swift-8-baseline, with identical settings and database state; BENCH_BASELINE_ORDER=after runs
 # the baseline row after this tree's instead, so that two runs, one of each order, cancel the
-# drift of a run's later rows).
+# drift of a run's later rows), BENCH_SERVER_BIN (a release passkey-server to run as this tree's
+# rows instead of the one built here: a copy beside the baseline's, so both start alike).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -38,7 +40,10 @@ ACCOUNTS=${ACCOUNTS:-1024}
 POOL=${DATABASE_POOL_SIZE:-8}
 PY_WORKERS=${PY_WORKERS:-2}
 PGBENCH_CLIENTS=${PGBENCH_CLIENTS:-$CONCURRENCY}
-ROWS=${BENCH_ROWS:-swift,swift-8,swift-flood,swift-open,python,go,pgbench,pgbench-naive}
+ROWS=${BENCH_ROWS:-swift,swift-8,swift-flood,swift-open,token-mint,introspect-opaque,introspect-jwt,python,go,pgbench,pgbench-naive}
+# (v4) The token rows' server: a data key and one introspection client, fresh for each run.
+INTROSPECTION_CLIENT="bench:$(head -c 36 /dev/urandom | base64 | tr -d '/+=')"
+TOKEN_ENV="DATA_ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64) INTROSPECTION_CLIENTS=$INTROSPECTION_CLIENT"
 PERF=${PERF:-0}
 FLOOD=${FLOOD:-8}
 OPEN_RATE=${OPEN_RATE:-}
@@ -122,7 +127,7 @@ for attempt in 1 2 3; do
     log "build failed (attempt $attempt); retrying in 10 s"
     sleep 10
 done
-SERVER=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/passkey-server
+SERVER=${BENCH_SERVER_BIN:-$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/passkey-server}
 [ -x "$SERVER" ] || { echo "bench: $SERVER was not built" >&2; exit 1; }
 
 log "building the load generator (Go standard library only)"
@@ -247,7 +252,9 @@ run_swift() { # name [extra loadgen flags…]: the same server for rows swift, s
     log "($name) Swift passkey-server${ROW_SERVER:+ (baseline $BASELINE_LABEL)} on 127.0.0.1:$port, pool $POOL, loadgen ${*:-closed loop, $CONCURRENCY connections}"
     # The flood row's wrong passwords all come from 127.0.0.1: the per-address failure limit is
     # raised so that each one costs the server a hash (what a flood from many addresses does).
-    env DATABASE_URL="$CONNINFO" HOST=127.0.0.1 PORT="$port" PASSKEY_RP_ID=localhost \
+    # ROW_ENV: more variables for the row's server (the token rows turn tokens and introspection on).
+    # shellcheck disable=SC2086 # ROW_ENV is a list of NAME=value words
+    env ${ROW_ENV:-} DATABASE_URL="$CONNINFO" HOST=127.0.0.1 PORT="$port" PASSKEY_RP_ID=localhost \
         PASSKEY_ORIGINS=http://localhost:8080 RATE_LIMIT_STARTS_PER_MINUTE=0 LOG_LEVEL=warning \
         RATE_LIMIT_PASSWORD_PER_ADDRESS=1000000 SHUTDOWN_DRAIN_SECONDS=0 \
         DATABASE_POOL_SIZE="$POOL" PASSKEY_MIGRATIONS_DIR="$ROOT/Migrations" PASSKEY_OPENAPI_FILE="$ROOT/openapi.json" \
@@ -363,6 +370,10 @@ for row in "${rows[@]}"; do
         fi
         [ "$BASELINE_ORDER" = after ] || CONCURRENCY=8 run_swift swift-8 ;;
     swift-flood) run_swift swift-flood -flood "$FLOOD" ;;
+    token-mint | introspect-opaque | introspect-jwt)
+        # (v4) One request per loop: a mint, or an introspection of a session token or a JWT, next
+        # to passkey sign-in in the same run (docs/benchmark.md, "Tokens").
+        ROW_ENV="$TOKEN_ENV" run_swift "$row" -mode "${row#token-}" -introspection-client "$INTROSPECTION_CLIENT" ;;
     swift-open)
         rate=$OPEN_RATE
         if [ -z "$rate" ]; then

@@ -40,6 +40,12 @@ func (h *conn) close() {
 
 // post sends a POST with a JSON body and returns the status and the body.
 func (h *conn) post(path string, body []byte) (int, []byte, error) {
+	return h.postWith(path, "application/json", "", body)
+}
+
+// postWith sends a POST with the given content type and one extra header line
+// ("Name: value", or "" for none).
+func (h *conn) postWith(path, contentType, header string, body []byte) (int, []byte, error) {
 	if h.c == nil {
 		c, err := net.DialTimeout("tcp", h.addr, 5*time.Second)
 		if err != nil {
@@ -57,7 +63,13 @@ func (h *conn) post(path string, body []byte) (int, []byte, error) {
 	w = append(w, path...)
 	w = append(w, " HTTP/1.1\r\nHost: "...)
 	w = append(w, h.host...)
-	w = append(w, "\r\nContent-Type: application/json\r\nContent-Length: "...)
+	w = append(w, "\r\nContent-Type: "...)
+	w = append(w, contentType...)
+	if header != "" {
+		w = append(w, "\r\n"...)
+		w = append(w, header...)
+	}
+	w = append(w, "\r\nContent-Length: "...)
 	w = strconv.AppendInt(w, int64(len(body)), 10)
 	w = append(w, "\r\n\r\n"...)
 	w = append(w, body...)

@@ -29,6 +29,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"math/big"
@@ -184,11 +185,78 @@ type worker struct {
 	counters []uint32
 	next     int
 	out      []outcome
+	// Token rows: the session of the worker's one sign-in, the JWT it introspects, the client's header.
+	session string
+	jwt     string
+	basic   string
 }
 
 type startBody struct {
 	ChallengeID string `json:"challengeID"`
 	Challenge   string `json:"challenge"`
+}
+
+// prepareTokens signs the worker in with its first account and keeps what its token requests need.
+func (w *worker) prepareTokens(mode, basic string) error {
+	w.basic = basic
+	var o outcome
+	for attempt := 0; attempt < 3; attempt++ {
+		if o = w.ceremony(); o.errKind == "" {
+			break
+		}
+	}
+	if o.errKind != "" {
+		return fmt.Errorf("sign-in: %s %s", o.errKind, o.sample)
+	}
+	if w.session == "" {
+		return errors.New("sign-in: no access token")
+	}
+	if mode == "introspect-jwt" {
+		status, body, err := w.http.postWith("/v1/sessions/current/tokens", "application/json", "Authorization: Bearer "+w.session, nil)
+		if err != nil || status != 201 {
+			return fmt.Errorf("mint: %d %v %s", status, err, truncate(body))
+		}
+		var minted struct {
+			Token string `json:"token"`
+		}
+		if err := json.Unmarshal(body, &minted); err != nil || minted.Token == "" {
+			return fmt.Errorf("mint: %s", truncate(body))
+		}
+		w.jwt = minted.Token
+	}
+	return nil
+}
+
+// tokenRequest is one request of a token row: a mint, or one introspection.
+func (w *worker) tokenRequest(mode string) outcome {
+	t0 := time.Now()
+	var status, want int
+	var body []byte
+	var err error
+	switch mode {
+	case "mint":
+		want = 201
+		status, body, err = w.http.postWith("/v1/sessions/current/tokens", "application/json", "Authorization: Bearer "+w.session, nil)
+	default:
+		token := w.session
+		if mode == "introspect-jwt" {
+			token = w.jwt
+		}
+		want = 200
+		status, body, err = w.http.postWith("/v1/introspect", "application/x-www-form-urlencoded", w.basic,
+			[]byte("token="+url.QueryEscape(token)))
+	}
+	done := time.Now()
+	if err != nil {
+		return outcome{done: done, errKind: mode + ":transport", sample: err.Error()}
+	}
+	if status != want {
+		return outcome{done: done, errKind: mode + ":" + strconv.Itoa(status) + problemCode(body), sample: string(truncate(body))}
+	}
+	if mode != "mint" && !bytes.Contains(body, []byte(`"active":true`)) {
+		return outcome{done: done, errKind: mode + ":inactive", sample: string(truncate(body))}
+	}
+	return outcome{done: done, total: done.Sub(t0), start: done.Sub(t0)}
 }
 
 func (w *worker) ceremony() outcome {
@@ -250,6 +318,14 @@ func (w *worker) ceremony() outcome {
 	if !bytes.Contains(body, []byte(`"accessToken"`)) || !bytes.Contains(body, []byte(uuidString(a.id))) {
 		return outcome{done: done, errKind: "finish:badbody", sample: string(truncate(body))}
 	}
+	if w.session == "" && w.basic != "" {
+		var session struct {
+			AccessToken string `json:"accessToken"`
+		}
+		if json.Unmarshal(body, &session) == nil {
+			w.session = session.AccessToken
+		}
+	}
 	return outcome{done: done, total: done.Sub(t0), start: t1.Sub(t0)}
 }
 
@@ -309,7 +385,17 @@ func run(args []string) {
 	out := fs.String("out", "", "JSON result file (default stdout)")
 	rate := fs.Float64("rate", 0, "open loop: ceremonies started per second (0 = closed loop); -concurrency connections serve them")
 	flood := fs.Int("flood", 0, "extra closed-loop workers sending wrong-password sign-ins for unknown emails")
+	mode := fs.String("mode", "sign-in", "what each request of the loop is: sign-in (a passkey ceremony, two requests), "+
+		"mint (POST /v1/sessions/current/tokens), introspect-opaque or introspect-jwt (POST /v1/introspect); "+
+		"the token modes sign each worker in once first")
+	clientAuth := fs.String("introspection-client", "", "id:secret of an INTROSPECTION_CLIENTS entry (introspect modes)")
 	fs.Parse(args)
+	switch *mode {
+	case "sign-in", "mint", "introspect-opaque", "introspect-jwt":
+	default:
+		fmt.Fprintln(os.Stderr, "run: -mode is sign-in, mint, introspect-opaque or introspect-jwt")
+		os.Exit(2)
+	}
 
 	u, err := url.Parse(*target)
 	if err != nil || u.Scheme != "http" || u.Hostname() != "127.0.0.1" {
@@ -363,6 +449,17 @@ func run(args []string) {
 			}
 		}()
 	}
+	if *mode != "sign-in" {
+		// Token rows: each worker signs in once (and mints the JWT it will introspect), before the
+		// warm-up ends; then every request of the loop is one token request.
+		basic := "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(*clientAuth))
+		for _, w := range workers {
+			if err := w.prepareTokens(*mode, basic); err != nil {
+				fmt.Fprintln(os.Stderr, "run: preparing the token row:", err)
+				os.Exit(1)
+			}
+		}
+	}
 	if *rate == 0 {
 		for _, w := range workers {
 			wg.Add(1)
@@ -370,7 +467,11 @@ func run(args []string) {
 				defer wg.Done()
 				defer w.http.close()
 				for i := 0; i < 10_000_000 && time.Now().Before(windowEnd); i++ {
-					w.out = append(w.out, w.ceremony())
+					if *mode == "sign-in" {
+						w.out = append(w.out, w.ceremony())
+					} else {
+						w.out = append(w.out, w.tokenRequest(*mode))
+					}
 				}
 			}(w)
 		}

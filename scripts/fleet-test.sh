@@ -11,7 +11,8 @@
 #   failover   SIGKILL the primary's postmaster
 #   rejoin     the old primary back as a standby, under load
 # Then every token, every acknowledged mail (delivered once) and the sweeper (expired rows
-# planted after the failover, deleted by the instances) are checked.
+# planted after the failover, deleted by the instances) are checked, and (v4) the token signing
+# keys' rotation and revocation across both instances (scripts/fleet/token-keys-test.py).
 # Before the fleet starts, scripts/fleet/haproxy-limits-test.py checks haproxy.cfg's slow-client
 # and per-source limits with an HAProxy of its own; once Patroni runs, its REST API must refuse
 # the endpoints that change the cluster without the credentials this run drew (401), while the
@@ -254,9 +255,14 @@ pids[smtp]=$!
 DATABASE_URL=$db_url PASSKEY_MIGRATIONS_DIR="$root/Migrations" "$exe" migrate >"$fleet/migrate.log" 2>&1 \
     || { cat "$fleet/migrate.log" >&2; die "migrate failed"; }
 
+# (v4) Tokens on: one data key and one introspection client for this run, the same on both
+# instances (and for the `keys` commands of scripts/fleet/token-keys-test.py).
+data_key=$(head -c 32 /dev/urandom | base64)
+introspection_client="fleet:$(head -c 36 /dev/urandom | base64 | tr -d '/+=')"
 start_app() {
     local i=$1 name=app$(($1 + 1))
     env DATABASE_URL="$db_url" HOST=127.0.0.1 PORT="${app_port[$i]}" PASSKEY_RP_ID=localhost \
+        DATA_ENCRYPTION_KEY="$data_key" INTROSPECTION_CLIENTS="$introspection_client" \
         PASSKEY_ORIGINS=http://localhost:8080 TRUSTED_PROXIES=127.0.0.1 RATE_LIMIT_STARTS_PER_MINUTE=0 \
         RATE_LIMIT_SIGNUPS_PER_ADDRESS=0 RATE_LIMIT_PASSWORD_PER_ADDRESS=1000000 DATABASE_POOL_SIZE=8 \
         MAIL_URL="smtp://127.0.0.1:$smtp_port" WEB_CLIENT=off LOG_LEVEL=info SHUTDOWN_DRAIN_SECONDS=3 \
@@ -433,6 +439,10 @@ print(sum(1 for k, n in copies.items() if n > 1 and not (kill - 2 <= first[k] <=
 EOF
 )
 read_only=$(cat "$fleet"/app*.log | grep -c '25006' || true)
+# (v4) Rotation and revocation of the signing keys across both instances.
+keys_line=$(DATABASE_URL=$db_url DATA_ENCRYPTION_KEY=$data_key PASSKEY_MIGRATIONS_DIR="$root/Migrations" \
+    python3 "$root/scripts/fleet/token-keys-test.py" --base "$base" --exe "$exe" --client "$introspection_client" \
+    --app "http://127.0.0.1:${app_port[0]}" --app "http://127.0.0.1:${app_port[1]}" 2>&1) || true
 status=0
 echo "$limits_line"
 echo "$rest_line"
@@ -447,5 +457,7 @@ fi
 sweep_line="fleet: sweeper    planted-after-failover=$planted left=$sweep_left failed-passes=$sweep_failed  goal: the sweeper works on the new primary (the planted rows deleted by the end)"
 if [ "$sweep_left" = 0 ]; then echo "$sweep_line [PASS]"; else echo "$sweep_line [FAIL]"; status=1; fi
 echo "fleet: read-only (25006) answers seen by the instances: $read_only (each one discarded its connection)"
+echo "$keys_line"
+case "$keys_line" in *"[PASS]") ;; *) status=1 ;; esac
 echo "fleet: $(wc -l <"$fleet/requests.jsonl") requests in all; writes checked: $("$load" export -out "$fleet")"
 exit "$status"

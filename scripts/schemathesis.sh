@@ -89,8 +89,11 @@ timeout 30 psql -X -q -v ON_ERROR_STOP=1 -d "$base_conn" -c "CREATE DATABASE \"$
 DATABASE_URL="$db_conn" PASSKEY_MIGRATIONS_DIR="$root/Migrations" timeout 60 "$exe" migrate >"$tmp/migrate.log" 2>&1 \
     || { cat "$tmp/migrate.log" >&2; die "passkey-server migrate failed"; }
 
-# (v3) The operator endpoint exists only with OPERATOR_TOKEN set; a third run carries that token.
+# (v3) The operator endpoints exist only with OPERATOR_TOKEN set; a third run carries that token.
 operator_token="schemathesis-operator-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+# (v4) Tokens on (a data key), and introspection with one client: a fourth run carries its Basic.
+data_key=$(head -c 32 /dev/urandom | base64)
+introspection_client="schemathesis:$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 api="http://127.0.0.1:$port"
 # Generous limits: thousands of generated sign-ins and starts from one address are the point.
@@ -102,6 +105,7 @@ DATABASE_URL="$db_conn" HOST=127.0.0.1 PORT="$port" PASSKEY_RP_ID=localhost PASS
     PASSKEY_ANDROID_APPS="com.example.passkeys@SHA256:$(python3 -c 'print(":".join(["AB"] * 32))')" \
     PASSKEY_RELATED_ORIGINS=https://example.com PASSKEY_ENROLL_URL=https://example.com/passkeys/new \
     PASSKEY_MANAGE_URL=https://example.com/passkeys OPERATOR_TOKEN="$operator_token" \
+    DATA_ENCRYPTION_KEY="$data_key" INTROSPECTION_CLIENTS="$introspection_client" \
     LOG_LEVEL=info SHUTDOWN_DRAIN_SECONDS=0 PASSKEY_MIGRATIONS_DIR="$root/Migrations" PASSKEY_WEB_CLIENT_DIR="$root/WebClient" \
     PASSKEY_OPENAPI_FILE="$root/openapi.json" \
     "$exe" serve >"$tmp/server.log" 2>&1 &
@@ -156,10 +160,13 @@ run_st anonymous --warnings missing_test_data,validation_mismatch || status=1
 echo "== schemathesis: with a bearer token"
 SCHEMATHESIS_HOOKS=schemathesis_account PYTHONPATH="$root/scripts" SCHEMATHESIS_TEST_TOKEN="$token" \
     run_st token || status=1
-echo "== schemathesis: the operator endpoint with OPERATOR_TOKEN"
-# One operation has no links to follow: no stateful phase (the later --phases wins).
-run_st operator --include-path /v1/operator/adoption --phases coverage,fuzzing \
+echo "== schemathesis: the operator endpoints with OPERATOR_TOKEN"
+# These operations have no links to follow: no stateful phase (the later --phases wins).
+run_st operator --include-path-regex '^/v1/operator/' --phases coverage,fuzzing \
     -H "Authorization: Bearer $operator_token" || status=1
+echo "== schemathesis: introspection with an INTROSPECTION_CLIENTS client"
+run_st introspection --include-path /v1/introspect --phases coverage,fuzzing \
+    -H "Authorization: Basic $(printf '%s' "$introspection_client" | base64 -w0)" || status=1
 if [ "$status" -ne 0 ]; then
     echo "schemathesis: server log (errors and warnings):" >&2
     grep -E 'level=(error|warning|critical)' "$tmp/server.log" | tail -n 20 | sed 's/^/    /' >&2 || true

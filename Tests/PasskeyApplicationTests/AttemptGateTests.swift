@@ -4,7 +4,7 @@ import Testing
 
 /// The in-process gate in front of attempt decisions: one holder per key, FIFO hand-over,
 /// a bounded queue.
-@Suite(.timeLimit(.minutes(1))) struct AttemptGateTests {
+@Suite(.timeLimit(.minutes(5))) struct AttemptGateTests {
     @Test func callersSharingAKeyNeverOverlap() async throws {
         let gate = AttemptGate()
         let inside = Counter()

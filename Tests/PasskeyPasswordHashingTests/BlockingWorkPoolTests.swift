@@ -3,7 +3,7 @@ import PasskeyPasswordHashing
 import Testing
 
 /// The bounded pool: FIFO, never more than `width` jobs at once, off the cooperative pool.
-@Suite(.timeLimit(.minutes(1))) struct BlockingWorkPoolTests {
+@Suite(.timeLimit(.minutes(5))) struct BlockingWorkPoolTests {
     @Test func returnsTheResultOfTheWork() async throws {
         let pool = BlockingWorkPool(width: 2)
         let value = try await pool.run { 6 * 7 }

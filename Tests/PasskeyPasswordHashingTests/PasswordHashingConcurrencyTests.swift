@@ -5,7 +5,7 @@ import PasskeyPasswordHashing
 import Testing
 
 /// Password work through the hasher stays within the pool's width and off the cooperative pool.
-@Suite(.timeLimit(.minutes(1))) struct PasswordHashingConcurrencyTests {
+@Suite(.timeLimit(.minutes(5))) struct PasswordHashingConcurrencyTests {
     @Test func verificationsRunOneAtATimeWithWidthOne() async throws {
         let pool = BlockingWorkPool(width: 1)
         let hasher = Argon2PasswordHasher(parameters: .owasp, limits: .standard, pool: pool)

@@ -226,7 +226,7 @@ import Testing
 
     /// A row another transaction holds locked is skipped, not waited for (`SKIP LOCKED`); once
     /// free it is claimed. Concurrent claims never share a mail.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func claimsSkipLockedRowsAndNeverShareAMail() async throws {
         try await withTestDatabase(maximumConnections: 6) { _, pool in
             let repos = Repositories(pool: pool)

@@ -67,7 +67,7 @@ import Testing
 
     /// The sender's claim neither sees nor waits for a mail whose transaction is still open;
     /// after the commit it is claimed.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aMailIsDueForTheSenderOnlyOnceItsTransactionCommits() async throws {
         try await withTestDatabase { _, pool in
             let repos = Repositories(pool: pool)

@@ -160,7 +160,7 @@ import Testing
     /// `lock` takes the account's row until the transaction ends: `read` does not wait for it (a
     /// read that waited would never answer: the first transaction goes on only after it), and a
     /// second `lock` waits, then reads what the first committed.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aLockedAccountIsLockedUntilCommitAndThenReadAsCommitted() async throws {
         try await withTestDatabase(maximumConnections: 4) { _, pool in
             let repos = Repositories(pool: pool)

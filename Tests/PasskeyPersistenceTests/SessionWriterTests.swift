@@ -120,7 +120,7 @@ import Testing
 
     /// `lockLive` holds the session until the change that asked commits: a revocation of it waits
     /// for that commit (and then ends it), so a change never commits after its session ended.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aRevocationWaitsForTheChangeThatLockedItsSession() async throws {
         try await withTestDatabase(maximumConnections: 4) { _, pool in
             let repos = Repositories(pool: pool)

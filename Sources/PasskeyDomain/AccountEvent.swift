@@ -70,6 +70,9 @@ package enum AccountActivity: Hashable, Sendable {
     /// By the support desk; `issuer` is the `--issued-by` name when one was given.
     case recoveryCodeIssued(issuer: SupportAgentName?)
     case sessionsEnded(SessionsEndedScope)
+    /// (v4) The session signed itself out (`DELETE /v1/sessions/current`); ending one's own
+    /// session by its ID stays `sessionsEnded(.one)`.
+    case signedOut
 
     /// The `kind` column and wire value.
     package enum Kind: String, CaseIterable, Hashable, Sendable {
@@ -87,6 +90,7 @@ package enum AccountActivity: Hashable, Sendable {
         case recoveryCodesCreated = "recovery-codes.created"
         case recoveryCodeIssued = "recovery-code.issued"
         case sessionsEnded = "sessions.ended"
+        case signedOut = "signed-out"
     }
 
     package var kind: Kind {
@@ -105,6 +109,7 @@ package enum AccountActivity: Hashable, Sendable {
         case .recoveryCodesCreated: .recoveryCodesCreated
         case .recoveryCodeIssued: .recoveryCodeIssued
         case .sessionsEnded: .sessionsEnded
+        case .signedOut: .signedOut
         }
     }
 
@@ -118,7 +123,7 @@ package enum AccountActivity: Hashable, Sendable {
         case .recoveryCodeIssued(let issuer): issuer?.value
         case .sessionsEnded(let scope): scope.rawValue
         case .emailVerified, .emailChanged, .accountReclaimed, .passkeyRenamed, .passkeyDeleted, .passwordSet,
-            .passwordRemoved, .recoveryCodesCreated:
+            .passwordRemoved, .recoveryCodesCreated, .signedOut:
             nil
         }
     }
@@ -173,6 +178,7 @@ package enum AccountActivity: Hashable, Sendable {
         case .sessionsEnded:
             guard let scope = method.flatMap(SessionsEndedScope.init(rawValue:)) else { return nil }
             self = .sessionsEnded(scope)
+        case .signedOut: self = .signedOut
         }
     }
 }

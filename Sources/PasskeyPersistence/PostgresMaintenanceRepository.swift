@@ -10,15 +10,19 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
     let passwordFailureWindow: Int
     /// (v3) Events older than this many days are deleted (`ACCOUNT_EVENT_RETENTION_DAYS`).
     let eventRetentionDays: Int
+    /// (v4) The event log's payloads older than this many days are deleted
+    /// (`WEBHOOK_EVENT_RETENTION_DAYS`).
+    let webhookEventRetentionDays: Int
 
     package init(
         pool: PostgresConnectionPool, migrations: MigrationRunner, passwordFailureWindow: Int = 900,
-        eventRetentionDays: Int = 400
+        eventRetentionDays: Int = 400, webhookEventRetentionDays: Int = 30
     ) {
         self.pool = pool
         self.migrations = migrations
         self.passwordFailureWindow = max(1, passwordFailureWindow)
         self.eventRetentionDays = max(1, eventRetentionDays)
+        self.webhookEventRetentionDays = max(1, webhookEventRetentionDays)
     }
 
     package func sweepExpired(batchSize: Int) async throws(RepositoryError) -> Int {
@@ -26,10 +30,11 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
         var total = 0
         // Each batch is its own short statement (and connection use), so the sweeper never
         // holds locks for long nor starves requests of connections.
-        let (window, days) = (passwordFailureWindow, eventRetentionDays)
+        let (window, days, logDays) = (passwordFailureWindow, eventRetentionDays, webhookEventRetentionDays)
         let statements =
             Self.statements.map { statement in { @Sendable n in statement(n, window) } } + [
-                { @Sendable n in Self.expiredEvents(batch: n, retentionDays: days) }
+                { @Sendable n in Self.expiredEvents(batch: n, retentionDays: days) },
+                { @Sendable n in Self.expiredLoggedEvents(batch: n, retentionDays: logDays) },
             ]
         for statement in statements {
             while true {
@@ -111,6 +116,17 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
         """
         DELETE FROM account_events WHERE id IN (
             SELECT id FROM account_events WHERE occurred_at < now() - make_interval(days => \(days)) LIMIT \(n))
+        """
+    }
+
+    /// (v4) The event log past its retention, from its start in log order (its one index, the
+    /// primary key): the sweep stops at the first event still kept, so one that is out of time
+    /// order waits for the ones before it (the log is kept at least that long, never shorter).
+    static func expiredLoggedEvents(batch n: Int, retentionDays days: Int) -> PostgresQuery {
+        """
+        DELETE FROM webhook_events WHERE (written_by, position) IN (
+            SELECT written_by, position FROM webhook_events ORDER BY written_by, position LIMIT \(n))
+          AND occurred_at < now() - make_interval(days => \(days))
         """
     }
 

@@ -105,9 +105,7 @@ package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRep
                            \(bytes: credentialID.bytes), \(s.createdAt), \(s.expiresAt), \(s.userVerified)
                     FROM u
                     RETURNING id, account_id
-                ), e AS (
-                    \(fragment: AccountEventStatement.insert(event, from: "s"))
-                )
+                ), \(fragment: AccountEventStatement.ctes(event, from: "s"))
                 SELECT EXISTS (SELECT 1 FROM c) AS consumed, EXISTS (SELECT 1 FROM s) AS recorded
                 """)
             guard let row = result.first else {

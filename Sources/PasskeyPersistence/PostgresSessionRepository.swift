@@ -41,9 +41,7 @@ package struct PostgresSessionRepository: SessionRepository {
                            \(s.revokedAt), \(s.userVerified)
                     FROM p
                     RETURNING account_id
-                ), e AS (
-                    \(fragment: AccountEventStatement.insert(event, from: "s"))
-                )
+                ), \(fragment: AccountEventStatement.ctes(event, from: "s"))
                 SELECT EXISTS (SELECT 1 FROM s) AS created
                 """
             ).first?.decode(Bool.self, column: "created") ?? false

@@ -75,6 +75,9 @@ final class PasskeyServerApp: Sendable {
                 figures: useCases.adoptionFigures,
                 token: ConfiguredTokenCheck(token: operatorToken, digester: d.digester)
             ).register(in: &routes)
+            OperatorEventsController(
+                feed: useCases.eventFeed, token: ConfiguredTokenCheck(token: operatorToken, digester: d.digester)
+            ).register(in: &routes)
         }
         let wellKnown: WellKnownDocuments
         do {

@@ -87,6 +87,7 @@ import Testing
             ),
             (.sessionsEnded(.one), "sessions.ended", "one", nil),
             (.sessionsEnded(.others), "sessions.ended", "others", nil),
+            (.signedOut, "signed-out", nil, nil),
         ]
         #expect(Set(expected.map(\.1)).count == AccountActivity.Kind.allCases.count, "an activity kind is missing")
         try await withTestDatabase { _, pool in

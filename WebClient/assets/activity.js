@@ -148,6 +148,8 @@ export function describe(event) {
       return event.method ? `Recovery code issued by support (${event.method})` : "Recovery code issued by support";
     case "sessions.ended":
       return event.method === "one" ? "A session was ended" : "Every other session was ended";
+    case "signed-out":
+      return "Signed out";
     default:
       return event.kind;
   }

@@ -82,7 +82,8 @@ final class CompositionRoot: Sendable {
             accountEvents: PostgresAccountEventRepository(pool: pool),
             maintenance: PostgresMaintenanceRepository(
                 pool: pool, migrations: runner, passwordFailureWindow: Int(policy.passwordFailureWindow),
-                eventRetentionDays: configuration.accountEventRetentionDays),
+                eventRetentionDays: configuration.accountEventRetentionDays,
+                webhookEventRetentionDays: configuration.webhookEventRetentionDays),
             adoption: PostgresAdoptionRepository(pool: pool),
             mailOutbox: PostgresMailOutboxRepository(pool: pool),
             mailTransport: configuration.mail.map(Self.mailTransport),
@@ -91,6 +92,7 @@ final class CompositionRoot: Sendable {
             clock: clock, signingKeys: signingKeys, tokenSessions: PostgresTokenSessionRepository(pool: pool),
             tokenFormat: ES256AccessTokenFormat(), sealer: sealer,
             signingKeyCache: sealer.map { SigningKeyCache(repository: signingKeys, sealer: $0, clock: clock) },
+            eventLog: PostgresEventLogRepository(pool: pool),
             loops: loops,
             passwordHashingLoad: {
                 let load = hasher.metrics

@@ -36,6 +36,8 @@ struct Dependencies: Sendable {
     let tokenFormat: any AccessTokenFormat
     let sealer: (any SecretSealer)?
     let signingKeyCache: SigningKeyCache?
+    /// (v4) The event log the webhooks send and the events API serves.
+    let eventLog: any EventLogRepository
     /// The event loops (`EVENT_LOOPS`): each runs an HTTP daemon, the requests it reads and its
     /// share of the database pool.
     let loops: EventLoopGroup

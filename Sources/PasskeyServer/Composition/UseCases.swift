@@ -61,7 +61,7 @@ struct UseCases: Sendable {
             accounts: d.accounts, sessions: d.sessions, failures: failures, rateLimits: d.rateLimits, hasher: d.hasher,
             issuer: issuer, policy: policy, clock: d.clock, gate: gate, events: events)
     }
-    var signOut: SignOutUseCase { SignOutUseCase(store: d.store, clock: d.clock) }
+    var signOut: SignOutUseCase { SignOutUseCase(store: d.store, clock: d.clock, events: events) }
     var passwordImport: PasswordImportUseCase { PasswordImportUseCase(store: d.store, clock: d.clock, events: events) }
 
     // Passkeys: add one, create an account with one, sign in with one.
@@ -156,6 +156,9 @@ struct UseCases: Sendable {
     // (v3) Adoption.
     var adoptionFigures: AdoptionFiguresUseCase { AdoptionFiguresUseCase(adoption: d.adoption, clock: d.clock) }
     var accountStagesGauge: AccountStagesGauge { AccountStagesGauge(adoption: d.adoption, clock: d.clock) }
+
+    // (v4) The event log (webhooks, the events API).
+    var eventFeed: EventFeedUseCase { EventFeedUseCase(log: d.eventLog) }
 
     // (v4) Tokens for the product's other services.
     var serviceToken: ServiceTokenUseCase {

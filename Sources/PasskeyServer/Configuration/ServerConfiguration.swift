@@ -53,6 +53,8 @@ struct ServerConfiguration: Sendable {
     var mail: MailSettings?
     /// (v3) `ACCOUNT_EVENT_RETENTION_DAYS`: `sweep` deletes activity older than this.
     var accountEventRetentionDays = 400
+    /// (v4) `WEBHOOK_EVENT_RETENTION_DAYS`: `sweep` deletes the event log's payloads older than this.
+    var webhookEventRetentionDays = 30
     /// (v4) `DATA_ENCRYPTION_KEY`, `TOKEN_*`, `INTROSPECTION_CLIENTS`.
     var tokens = TokenSettings.off(issuer: "")
 

@@ -23,7 +23,9 @@ struct SessionsController: Sendable {
     }
 
     @Sendable func signOut(_ request: HTTPRequest, context: SignedInContext) async throws -> HTTPResponse {
-        try await context.execute { () throws(SignOutError) in try await signOut.execute(session: context.session) }
+        try await context.execute { () throws(SignOutError) in
+            try await signOut.execute(session: context.session, origin: context.origin)
+        }
         return .noContent
     }
 }

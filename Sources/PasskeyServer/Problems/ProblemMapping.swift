@@ -215,3 +215,13 @@ extension AdoptionFiguresError: ProblemConvertible {
         }
     }
 }
+
+extension EventFeedError: ProblemConvertible {
+    var problem: Problem {
+        switch self {
+        case .invalidLimit: .invalidRequest("limit must be a whole number from 1 to 1000.")
+        case .unavailable: .unavailable
+        case .internalFailure(let cause): .internalFailure(cause: cause)
+        }
+    }
+}

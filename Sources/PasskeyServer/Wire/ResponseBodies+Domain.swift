@@ -44,6 +44,20 @@ extension AccountEventResponseBody {
     }
 }
 
+extension EventPayloadBody {
+    /// (v4) A logged event as webhooks send it and the events API serves it.
+    init(_ event: LoggedEvent) {
+        self.init(
+            type: event.kind, timestamp: event.occurredAt,
+            data: EventDataBody(
+                eventID: event.id.description, kind: event.kind, occurredAt: event.occurredAt,
+                clientAddress: event.clientAddress, userAgent: event.userAgent, method: event.method,
+                credentialID: event.credentialID.map { Base64URL.encode($0.bytes) },
+                sessionID: event.sessionID?.description, accountID: event.accountID.description, actor: event.actor,
+                from: event.stageChange?.from.rawValue, to: event.stageChange?.to.rawValue))
+    }
+}
+
 extension AdoptionResponseBody {
     init(_ figures: AdoptionFigures) {
         let a = figures.accounts

@@ -93,6 +93,10 @@ import Testing
                     "account_event_days", "account_event_days_done",
                     // (v4) The server's signing keys: no row names an account.
                     "signing_keys",
+                    // (v4) The event log outlives the account for WEBHOOK_EVENT_RETENTION_DAYS, so the
+                    // other services learn of the deletion (docs/webhooks.md); it holds no email,
+                    // name or secret.
+                    "webhook_events",
                 ])
 
             // The email is free again.

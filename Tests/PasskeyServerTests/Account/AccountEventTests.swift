@@ -196,7 +196,8 @@ import Testing
             #expect(rows[rows.count - 2].sessionID == nil)
             #expect(rows.last?.sessionID == recoverySession)
 
-            // sessions.ended: one (another live session), then all others. Signing out is not listed.
+            // sessions.ended: one (another live session), then all others; (v4) signing out is
+            // signed-out, with the signed-out session.
             #expect(
                 try await client.send(
                     "DELETE", "/v1/account/sessions/\(passkeySession)", token: recoveryToken, headers: h
@@ -211,12 +212,16 @@ import Testing
             let fresh = try await client.send(
                 "POST", "/v1/sessions", json: ["email": email, "password": "a brand new password"], headers: h)
             let freshToken = try #require(fresh.string("accessToken"))
-            #expect(try await client.send("DELETE", "/v1/sessions/current", token: freshToken).status == 204)
-            expected.append("sign-in(password)")
+            let freshSession = try await Self.sessionID(of: freshToken, client: client)
+            #expect(
+                try await client.send("DELETE", "/v1/sessions/current", token: freshToken, headers: h).status == 204)
+            expected += ["sign-in(password)", "signed-out"]
             rows = try await log.events(of: accountID)
             #expect(rows.map(\.description) == expected)
-            #expect(rows[rows.count - 4].sessionID == recoverySession)
-            #expect(rows[rows.count - 2].sessionID == recoverySession)
+            #expect(rows[rows.count - 5].sessionID == recoverySession)
+            #expect(rows[rows.count - 3].sessionID == recoverySession)
+            #expect(rows[rows.count - 2].sessionID == freshSession)
+            #expect(rows.last?.sessionID == freshSession)
 
             // recovery-code.issued from the command line: the issuer's name, never the code.
             let issued = try await CommandLineTests.recoveryCode(

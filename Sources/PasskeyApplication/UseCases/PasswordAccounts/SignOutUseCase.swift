@@ -9,16 +9,24 @@ package enum SignOutError: Error, Hashable, Sendable {
 package struct SignOutUseCase: Sendable {
     let store: any UnitOfWork
     let clock: any WallClock
+    let events: AccountEventMaker
 
-    package init(store: any UnitOfWork, clock: any WallClock) {
+    package init(store: any UnitOfWork, clock: any WallClock, events: AccountEventMaker = AccountEventMaker()) {
         self.store = store
         self.clock = clock
+        self.events = events
     }
 
-    package func execute(session: ActiveSession) async throws(SignOutError) {
+    /// Ends the caller's session; (v4) a `signed-out` event is written with it, when it ended
+    /// here (not when a racing request had ended it already).
+    package func execute(session: ActiveSession, origin: RequestOrigin) async throws(SignOutError) {
         let now = clock.now
+        let event = events.event(
+            .signedOut, accountID: session.account.id, sessionID: session.session.id, at: now, from: origin)
         try await store.transaction(as: SignOutError.self) { tx async throws(RepositoryError) in
-            _ = try await tx.sessions.revoke(session.session.id, of: session.account.id, at: now)
+            if try await tx.sessions.revoke(session.session.id, of: session.account.id, at: now) {
+                try await tx.events.record(event)
+            }
         }
     }
 }

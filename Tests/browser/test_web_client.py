@@ -447,11 +447,12 @@ def main():
         check(len(set(ids)) == len(ids), "an event is listed twice across the pages")
         whens = [r["when"] for r in rows]
         check(whens == sorted(whens, reverse=True), f"not newest first: {whens}")
-        # Signing out may be recorded as an ended session; everything else is exactly this:
+        # (v4) The earlier sign-out is signed-out; ended sessions aside, everything is exactly this:
         seen = [(r["kind"], r["method"]) for r in rows if r["kind"] != "sessions.ended"]
         want = [("sign-in", "password")] * 5 + [
             ("sign-in.failed", "password"), ("passkey.renamed", None), ("sign-in", "passkey"),
-            ("passkey.added", "modal"), ("sign-in", "password"), ("account.created", "password")]
+            ("signed-out", None), ("passkey.added", "modal"), ("sign-in", "password"),
+            ("account.created", "password")]
         check(seen == want, f"events {seen}")
         by_kind = {}
         for r in rows:
@@ -460,6 +461,7 @@ def main():
               f"passkey sign-in: {by_kind[('sign-in', 'passkey')]['what']!r}")
         check(by_kind[("passkey.added", "modal")]["what"] == "Passkey “Test laptop” added", "passkey added")
         check(by_kind[("passkey.renamed", None)]["what"] == "Passkey renamed to “Test laptop”", "renamed")
+        check(by_kind[("signed-out", None)]["what"] == "Signed out", f"signed out: {by_kind[('signed-out', None)]}")
         check("wrong password" in by_kind[("sign-in.failed", "password")]["what"], "failed sign-in")
         check(by_kind[("account.created", "password")]["what"] == "Account created with a password", "created")
         mine, other = by_kind[("sign-in", "passkey")], by_kind[("sign-in", "password")]

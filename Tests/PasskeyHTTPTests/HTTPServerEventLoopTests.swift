@@ -63,9 +63,11 @@ import Testing
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threads: 2), handler: handler)
         try server.start()
         let port = server.port
-        // Enough clients that both loops hold some (all on one loop has odds 2⁻¹⁵).
+        // Enough clients that both loops hold some (all on one loop has odds 2⁻¹⁵). They wait
+        // for their answers until every one has started and shutdown has begun: on a machine
+        // whose cores are all busy that took over 20 s once, past the 10 s default receive timeout.
         let clients = (0..<16).map { _ in
-            Task { try await RawHTTPClient(port: port).exchange(Self.request) }
+            Task { try await RawHTTPClient(port: port, socketTimeoutSeconds: 90).exchange(Self.request) }
         }
         for _ in 0..<2_000 where started.withLock({ $0.count }) < 16 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(Set(started.withLock { $0 }) == [0, 1])

@@ -73,6 +73,12 @@ package enum AccountActivity: Hashable, Sendable {
     /// (v4) The session signed itself out (`DELETE /v1/sessions/current`); ending one's own
     /// session by its ID stays `sessionsEnded(.one)`.
     case signedOut
+    /// (v4) Webhook only (never in the activity, which goes with the account): the account was
+    /// deleted.
+    case accountDeleted
+    /// (v4) Webhook only: the transaction moved an existing account from one migration stage to
+    /// another (not sent when the account is created or deleted).
+    case stageChanged(from: MigrationStage, to: MigrationStage)
 
     /// The `kind` column and wire value.
     package enum Kind: String, CaseIterable, Hashable, Sendable {
@@ -91,6 +97,11 @@ package enum AccountActivity: Hashable, Sendable {
         case recoveryCodeIssued = "recovery-code.issued"
         case sessionsEnded = "sessions.ended"
         case signedOut = "signed-out"
+        case accountDeleted = "account.deleted"
+        case stageChanged = "stage.changed"
+
+        /// (v4) Kinds that only the event log holds (webhooks, the events API), never the activity.
+        package var isWebhookOnly: Bool { self == .accountDeleted || self == .stageChanged }
     }
 
     package var kind: Kind {
@@ -110,6 +121,8 @@ package enum AccountActivity: Hashable, Sendable {
         case .recoveryCodeIssued: .recoveryCodeIssued
         case .sessionsEnded: .sessionsEnded
         case .signedOut: .signedOut
+        case .accountDeleted: .accountDeleted
+        case .stageChanged: .stageChanged
         }
     }
 
@@ -123,12 +136,17 @@ package enum AccountActivity: Hashable, Sendable {
         case .recoveryCodeIssued(let issuer): issuer?.value
         case .sessionsEnded(let scope): scope.rawValue
         case .emailVerified, .emailChanged, .accountReclaimed, .passkeyRenamed, .passkeyDeleted, .passwordSet,
-            .passwordRemoved, .recoveryCodesCreated, .signedOut:
+            .passwordRemoved, .recoveryCodesCreated, .signedOut, .accountDeleted, .stageChanged:
             nil
         }
     }
 
     /// The passkey concerned, for the kinds that name one.
+    /// (v4) The stages of `stageChanged`.
+    package var stageChange: (from: MigrationStage, to: MigrationStage)? {
+        if case .stageChanged(let from, let to) = self { (from, to) } else { nil }
+    }
+
     package var credentialID: CredentialID? {
         switch self {
         case .signIn(_, let credentialID): credentialID
@@ -179,6 +197,9 @@ package enum AccountActivity: Hashable, Sendable {
             guard let scope = method.flatMap(SessionsEndedScope.init(rawValue:)) else { return nil }
             self = .sessionsEnded(scope)
         case .signedOut: self = .signedOut
+        case .accountDeleted: self = .accountDeleted
+        // Its stages are not columns of the activity: it is never read back from there.
+        case .stageChanged: return nil
         }
     }
 }

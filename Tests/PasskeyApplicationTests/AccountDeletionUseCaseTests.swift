@@ -27,6 +27,12 @@ import Testing
         #expect(tables.accounts.isEmpty && tables.emails.isEmpty && tables.passwords.isEmpty)
         #expect(tables.passkeys.isEmpty)
         #expect(tables.accountID(normalizedEmail: "sora@example.com") == nil)
+        // (v4) account.deleted, for the webhooks and the events API, by the deleting session.
+        let event = try #require(tables.events.last)
+        #expect(event.activity == .accountDeleted)
+        #expect(event.kind.isWebhookOnly)
+        #expect(event.accountID == f.account.id)
+        #expect(event.sessionID != nil)
     }
 
     @Test func anAccountDeletedAlreadyIsNotFound() async throws {

@@ -23,6 +23,21 @@ enum AccountEventStatement {
     static func ctes(_ event: AccountEvent, from source: PostgresQuery) -> PostgresQuery {
         let isPasswordSignIn = event.activity == .signIn(.password, credentialID: nil)
         let credentialID = event.activity.credentialID.map { PostgresBytes($0.bytes) }
+        let stages = event.activity.stageChange
+        // (v4) A webhook-only kind (account.deleted, stage.changed): the log's row alone.
+        if event.kind.isWebhookOnly {
+            return """
+                webhook_event AS (
+                    INSERT INTO webhook_events
+                        (id, account_id, kind, occurred_at, client_address, user_agent, session_id, stage_from,
+                         stage_to)
+                    SELECT \(event.id.uuid), src.account_id, \(event.kind.rawValue), \(event.occurredAt),
+                           \(event.clientAddress), \(event.userAgent), \(event.sessionID?.uuid),
+                           \(stages?.from.rawValue), \(stages?.to.rawValue)
+                    FROM \(fragment: source) src
+                )
+                """
+        }
         return """
             account_event AS (
                 INSERT INTO account_events

@@ -8,6 +8,7 @@ struct PostgresAccountEventWriter: AccountEventWriter {
     let transaction: PostgresTransaction
 
     func record(_ event: AccountEvent) async throws(RepositoryError) {
+        transaction.noteEvent(event)
         try await transaction.run { connection async throws(PostgresError) in
             try await connection.query(AccountEventStatement.insert(event))
         }

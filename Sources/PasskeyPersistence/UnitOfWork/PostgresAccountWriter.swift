@@ -79,6 +79,7 @@ struct PostgresAccountWriter: AccountWriter {
     }
 
     func insert(_ account: Account) async throws(RepositoryError) {
+        transaction.noteCreated(account.id)
         try await transaction.run { connection async throws(PostgresError) in
             try await connection.query(
                 """
@@ -123,6 +124,7 @@ struct PostgresAccountWriter: AccountWriter {
     }
 
     func setPassword(_ id: AccountID, hash: String, at date: Date) async throws(RepositoryError) {
+        try await transaction.noteCredentialChange(id)
         try await transaction.run { connection async throws(PostgresError) in
             try await connection.query(
                 """
@@ -135,7 +137,8 @@ struct PostgresAccountWriter: AccountWriter {
     }
 
     func deletePassword(_ id: AccountID) async throws(RepositoryError) -> Bool {
-        try await transaction.run { connection async throws(PostgresError) in
+        try await transaction.noteCredentialChange(id)
+        return try await transaction.run { connection async throws(PostgresError) in
             try await connection.query("DELETE FROM password_credentials WHERE account_id = \(id.uuid)").affectedRows
                 == 1
         }

@@ -13,6 +13,7 @@ struct PostgresPasskeyWriter: PasskeyWriter {
     }
 
     func insert(_ credential: PasskeyCredential) async throws(RepositoryError) {
+        try await transaction.noteCredentialChange(credential.accountID)
         try await transaction.run { connection async throws(PostgresError) in
             try await PasskeyCredentialRow.insert(credential, on: connection)
         }
@@ -33,7 +34,8 @@ struct PostgresPasskeyWriter: PasskeyWriter {
     }
 
     func delete(_ id: CredentialID, of accountID: AccountID) async throws(RepositoryError) -> Bool {
-        try await transaction.run { connection async throws(PostgresError) in
+        try await transaction.noteCredentialChange(accountID)
+        return try await transaction.run { connection async throws(PostgresError) in
             try await connection.query(
                 """
                 DELETE FROM passkey_credentials
@@ -44,6 +46,7 @@ struct PostgresPasskeyWriter: PasskeyWriter {
     }
 
     func deleteAll(of accountID: AccountID) async throws(RepositoryError) {
+        try await transaction.noteCredentialChange(accountID)
         try await transaction.run { connection async throws(PostgresError) in
             try await connection.query("DELETE FROM passkey_credentials WHERE account_id = \(accountID.uuid)")
         }

@@ -1,4 +1,6 @@
+internal import Foundation
 package import PasskeyApplication
+internal import PasskeyDomain
 internal import PasskeyLibpq
 
 /// One open transaction on one connection, and its writers. A statement that fails ends the
@@ -7,6 +9,11 @@ internal import PasskeyLibpq
 package final class PostgresTransaction: StoreTransaction {
     let connection: PostgresConnection
     private var failed = false
+    /// (v4) The accounts whose credentials this transaction changed, and each one's migration
+    /// stage before the first change (nil: created in this transaction, so no stage.changed).
+    private var stagesBefore: [AccountID: MigrationStage?] = [:]
+    /// (v4) The last event this transaction recorded: stage.changed comes from where it came.
+    private var lastEvent: AccountEvent?
 
     init(connection: PostgresConnection) { self.connection = connection }
 
@@ -54,6 +61,66 @@ package final class PostgresTransaction: StoreTransaction {
         } catch {
             failed = true
             throw error.repositoryError(operation: operation)
+        }
+    }
+
+    // MARK: (v4) stage.changed
+
+    /// SQL of an account's migration stage now (`MigrationStage`'s rule), for `a.id`.
+    static let stageOfAccount: StaticString = """
+        CASE WHEN EXISTS (SELECT 1 FROM password_credentials p WHERE p.account_id = a.id)
+             THEN CASE WHEN EXISTS (SELECT 1 FROM passkey_credentials c WHERE c.account_id = a.id)
+                       THEN 'password-and-passkey' ELSE 'password-only' END
+             ELSE CASE WHEN EXISTS (SELECT 1 FROM passkey_credentials c WHERE c.account_id = a.id)
+                       THEN 'passkey-only' ELSE 'none' END
+        END
+        """
+
+    /// The account was created in this transaction: its first stage is no stage.changed.
+    func noteCreated(_ id: AccountID) {
+        stagesBefore[id] = .some(nil)
+    }
+
+    /// Called by a writer before it changes a password or passkey of `id`: the first time, reads
+    /// the stage the account is in before the change (one statement, in credential-changing
+    /// transactions only).
+    func noteCredentialChange(_ id: AccountID) async throws(RepositoryError) {
+        guard stagesBefore[id] == nil else { return }
+        let stage = try await run { connection async throws(PostgresError) -> MigrationStage? in
+            let text = try await connection.query(
+                "SELECT \(unescaped: Self.stageOfAccount) AS stage FROM accounts a WHERE a.id = \(id.uuid)"
+            ).first?.decode(String.self, column: "stage")
+            return text.flatMap(MigrationStage.init(rawValue:))
+        }
+        stagesBefore[id] = .some(stage)
+    }
+
+    func noteEvent(_ event: AccountEvent) {
+        if !event.kind.isWebhookOnly { lastEvent = event }
+    }
+
+    /// Before COMMIT: a stage.changed event for each existing account whose stage the
+    /// transaction changed (none for an account created or deleted in it), from where the
+    /// transaction's last event came.
+    func recordStageChanges() async throws(RepositoryError) {
+        for (accountID, before) in stagesBefore {
+            guard let before else { continue }
+            let origin = lastEvent
+            let occurredAt = origin?.occurredAt ?? Date()
+            let clientAddress = origin?.clientAddress ?? "command line"
+            let userAgent = origin?.userAgent ?? ""
+            let sessionID = origin?.sessionID
+            try await run { connection async throws(PostgresError) in
+                try await connection.query(
+                    """
+                    INSERT INTO webhook_events
+                        (id, account_id, kind, occurred_at, client_address, user_agent, session_id, stage_from, stage_to)
+                    SELECT gen_random_uuid(), a.id, 'stage.changed', \(occurredAt), \(clientAddress), \(userAgent),
+                           \(sessionID?.uuid), \(before.rawValue), s.stage
+                    FROM accounts a CROSS JOIN LATERAL (SELECT \(unescaped: Self.stageOfAccount) AS stage) s
+                    WHERE a.id = \(accountID.uuid) AND s.stage <> \(before.rawValue)
+                    """)
+            }
         }
     }
 

@@ -21,6 +21,7 @@ package struct PostgresUnitOfWork: UnitOfWork {
                             { () async throws(RepositoryError) -> T in
                                 let value = try await work(transaction)
                                 try transaction.requireNoFailedStatement()
+                                try await transaction.recordStageChanges()
                                 return value
                             },
                             failure: { $0.repositoryError(operation: "PostgresUnitOfWork.transaction") }))

@@ -110,7 +110,7 @@ struct UseCases: Sendable {
         PasswordSetUseCase(store: d.store, hasher: d.hasher, notifier: notifier, clock: d.clock, events: events)
     }
     var accountDeletion: AccountDeletionUseCase {
-        AccountDeletionUseCase(store: d.store, notifier: notifier, clock: d.clock)
+        AccountDeletionUseCase(store: d.store, notifier: notifier, clock: d.clock, events: events)
     }
     var sessionList: SessionListUseCase { SessionListUseCase(sessions: d.sessions, clock: d.clock) }
     var sessionEnd: SessionEndUseCase { SessionEndUseCase(store: d.store, clock: d.clock, events: events) }

@@ -80,6 +80,59 @@ import Testing
         }
     }
 
+    /// stage.changed through ① → ② → ③ and back to ②, each right after the event that caused it
+    /// and from the same session; none at the account's creation or deletion; account.deleted
+    /// stays in the log after the account (and its activity) went.
+    @Test func stagesChangeThroughTheTalksStepsAndTheDeletionOutlivesTheAccount() async throws {
+        try await withServer(environment: ["OPERATOR_TOKEN": Self.token]) { server, _ in
+            let client = server.client
+            let (token, _) = try await client.passwordUser()
+            let accountID = try #require(try await client.send("GET", "/v1/account", token: token).string("accountID"))
+            var passkey = try TestPasskey()
+            let added = try await client.addPasskey(&passkey, token: token)
+            #expect(added.status == 204, "\(added.text)")
+            let options = try await client.startSignIn()
+            let signedIn = try await client.send(
+                "POST", "/v1/passkeys/authentications/finish", json: try passkey.assertionBody(options: options))
+            let passkeyToken = try #require(signedIn.string("accessToken"))
+            #expect(try await client.send("POST", "/v1/account/recovery-codes", token: passkeyToken).status == 201)
+            #expect(try await client.send("DELETE", "/v1/account/password", token: passkeyToken).status == 204)
+            let set = try await client.send(
+                "PUT", "/v1/account/password", json: ["password": "a brand new password"], token: passkeyToken)
+            #expect(set.status == 204)
+            let deleted = try await client.send("DELETE", "/v1/account", token: passkeyToken)
+            #expect(deleted.status == 204, "\(deleted.text)")
+
+            let mine = try await Self.readAll(client, atLeast: 11).compactMap { $0["data"] as? [String: Any] }
+                .filter { $0["accountID"] as? String == accountID }
+            let kinds = mine.compactMap { $0["kind"] as? String }
+            #expect(
+                kinds == [
+                    "account.created", "sign-in", "passkey.added", "stage.changed", "sign-in",
+                    "recovery-codes.created", "password.removed", "stage.changed", "password.set", "stage.changed",
+                    "account.deleted",
+                ])
+            let stages = mine.filter { $0["kind"] as? String == "stage.changed" }.map {
+                "\($0["from"] as? String ?? "?") → \($0["to"] as? String ?? "?")"
+            }
+            #expect(
+                stages == [
+                    "password-only → password-and-passkey", "password-and-passkey → passkey-only",
+                    "passkey-only → password-and-passkey",
+                ])
+            // Each stage.changed comes from where its cause came: the same session and time.
+            for (index, event) in mine.enumerated() where event["kind"] as? String == "stage.changed" {
+                let cause = mine[index - 1]
+                #expect(event["sessionID"] as? String == cause["sessionID"] as? String)
+                #expect(event["occurredAt"] as? String == cause["occurredAt"] as? String)
+                #expect(event["clientAddress"] as? String == cause["clientAddress"] as? String)
+                #expect(event.keys.contains("from") && event.keys.contains("to"))
+            }
+            #expect(mine.filter { $0["kind"] as? String != "stage.changed" }.allSatisfy { $0["from"] == nil })
+            #expect(mine.last?["sessionID"] as? String != nil)
+        }
+    }
+
     @Test func aBadLimitOrCursorIsRefusedAndATokenIsNeeded() async throws {
         try await withServer(environment: ["OPERATOR_TOKEN": Self.token]) { server, _ in
             let client = server.client

@@ -13,11 +13,16 @@ package struct AccountDeletionUseCase: Sendable {
     let store: any UnitOfWork
     let notifier: SecurityNotifier
     let clock: any WallClock
+    let events: AccountEventMaker
 
-    package init(store: any UnitOfWork, notifier: SecurityNotifier = .off, clock: any WallClock) {
+    package init(
+        store: any UnitOfWork, notifier: SecurityNotifier = .off, clock: any WallClock,
+        events: AccountEventMaker = AccountEventMaker()
+    ) {
         self.store = store
         self.notifier = notifier
         self.clock = clock
+        self.events = events
     }
 
     @discardableResult
@@ -30,6 +35,12 @@ package struct AccountDeletionUseCase: Sendable {
             try await tx.requireLive(session.session, at: now)
             guard let account = try await tx.accounts.delete(session.account.id) else { return false }
             try await tx.queue(notifier.mail(.accountDeleted, for: account, at: now, from: origin))
+            // (v4) account.deleted for the webhooks and the events API: the activity went with the
+            // account, this event outlives it.
+            try await tx.events.record(
+                events.event(
+                    .accountDeleted, accountID: session.account.id, sessionID: session.session.id, at: now,
+                    from: origin))
             return true
         }
         guard deleted else { throw .notFound }

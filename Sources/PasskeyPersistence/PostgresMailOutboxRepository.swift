@@ -12,7 +12,8 @@ package struct PostgresMailOutboxRepository: MailOutboxRepository {
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
     package func claimDue(limit: Int, lease: TimeInterval) async throws(RepositoryError) -> [ClaimedMail] {
-        try await pool.run { connection async throws(PostgresError) in
+        guard limit > 0 else { return [] }
+        return try await pool.run { connection async throws(PostgresError) in
             // One statement is one transaction: the rows are locked, leased and committed
             // together; a concurrent sender skips the locked ones and, after the commit, sees the
             // lease. `leased_until` past `now()` means a crashed sender's rows come back.
@@ -25,7 +26,7 @@ package struct PostgresMailOutboxRepository: MailOutboxRepository {
                       AND (leased_until IS NULL OR leased_until <= now())
                     -- Code mails (they expire) before notices: a flood of notices cannot make
                     -- other users' codes expire unsent (security round 4, finding 4).
-                    ORDER BY not_after IS NULL, next_attempt_at LIMIT \(max(1, limit))
+                    ORDER BY not_after IS NULL, next_attempt_at LIMIT \(limit)
                     FOR UPDATE SKIP LOCKED)
                 RETURNING id, recipient, subject, body, not_after, attempts
                 """)

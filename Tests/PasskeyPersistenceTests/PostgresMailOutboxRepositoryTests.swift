@@ -83,6 +83,9 @@ import Testing
             let mails = try await Self.enqueue(ages: [50, 10, 40, 20, 30], repos, notAfter: expiry)
             // Created in the future: not due yet.
             _ = try await Self.enqueue(ages: [-3_600], repos)
+            // A limit of nothing claims nothing (it used to claim one).
+            #expect(try await outbox.claimDue(limit: 0, lease: 60).isEmpty)
+            #expect(try await outbox.claimDue(limit: -1, lease: 60).isEmpty)
 
             // Which rows, not in which order: the claim answers them as the UPDATE met them.
             let first = try await outbox.claimDue(limit: 2, lease: 60)

@@ -6,7 +6,9 @@ package import Foundation
 package protocol MailOutboxRepository: Sendable {
     /// Claims at most `limit` due rows (due, not sent or abandoned, lease free or expired) with
     /// `FOR UPDATE SKIP LOCKED`, leases them until now + `lease` and commits: another sender skips
-    /// them until the lease ends (then a crashed sender's rows are taken again).
+    /// them until the lease ends (then a crashed sender's rows are taken again). Code mails
+    /// (with a `notAfter`) come before notices, then the longest due; a `limit` below 1 claims
+    /// nothing.
     func claimDue(limit: Int, lease: TimeInterval) async throws(RepositoryError) -> [ClaimedMail]
 
     /// The mail went out: `sent_at` set, the body deleted, the lease released.

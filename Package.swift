@@ -120,7 +120,9 @@ var targets: [Target] = [
         .testTarget(name: "PasskeyOpenSSLTests", dependencies: ["PasskeyOpenSSL"], swiftSettings: strict),
         .testTarget(
             name: "PasskeyCryptoTests",
-            dependencies: ["PasskeyCrypto", "PasskeyApplication", "PasskeyDomain", "PasskeyOpenSSL"],
+            dependencies: [
+                "PasskeyCrypto", "PasskeyApplication", "PasskeyDomain", "PasskeyOpenSSL", "PasskeyTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "PasskeyApplicationTests", dependencies: ["PasskeyApplication", "PasskeyTestSupport"],

@@ -74,4 +74,11 @@ if [ "${1:-}" = "--with-test-tools" ]; then
         echo "deps: installing PyJWT $pyjwt_version with cryptography (PyPI) into $venv" >&2
         "$venv/bin/pip" install --quiet --disable-pip-version-check "pyjwt[crypto]==$pyjwt_version" >/dev/null
     fi
+    # (v4) The Standard Webhooks reference library judges the webhooks' signatures
+    # (scripts/verify-webhook-signature.py, run by StandardWebhookSignatureTests).
+    standardwebhooks_version=1.3.0
+    if ! "$venv/bin/pip" show standardwebhooks 2>/dev/null | grep -qx "Version: $standardwebhooks_version"; then
+        echo "deps: installing standardwebhooks $standardwebhooks_version (PyPI) into $venv" >&2
+        "$venv/bin/pip" install --quiet --disable-pip-version-check "standardwebhooks==$standardwebhooks_version" >/dev/null
+    fi
 fi

@@ -14,6 +14,7 @@
 #include <openssl/rsa.h>
 #include <openssl/asn1.h>
 #include <openssl/objects.h>
+#include <openssl/hmac.h>
 
 /* Stable parameter names: OSSL_PARAM keeps the pointer, so Swift must not pass temporaries. */
 static const char *const PASSKEY_PARAM_GROUP_NAME = OSSL_PKEY_PARAM_GROUP_NAME;

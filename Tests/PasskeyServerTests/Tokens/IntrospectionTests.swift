@@ -68,7 +68,7 @@ import Testing
             // HS256 with the published key's JSON as the secret (the classic confusion attack).
             let hsHeader = try header(["alg": "HS256", "kid": kid, "typ": "at+jwt"])
             let keyJSON = try JSONSerialization.data(withJSONObject: keys[0], options: .sortedKeys)
-            let hmac = HMACSHA256.mac(key: Array(keyJSON), message: Array("\(hsHeader).\(parts[1])".utf8))
+            let hmac = try HMACSHA256.code(for: Array("\(hsHeader).\(parts[1])".utf8), key: Array(keyJSON))
             var tampered = Array(parts[2].utf8)
             tampered[5] = tampered[5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
             // A token signed by a key of our own making, named by a kid the server does not know.

@@ -64,14 +64,3 @@ extension TestHTTPClient {
         return try await send("POST", "/v1/introspect", raw: Array(form.utf8), headers: headers)
     }
 }
-
-/// HMAC-SHA-256 (RFC 2104) over `Digest.sha256`, to forge the HS256 token an attacker would send
-/// with the published key as the secret.
-enum HMACSHA256 {
-    static func mac(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var block = key.count > 64 ? Digest.sha256(key) : key
-        block += [UInt8](repeating: 0, count: 64 - block.count)
-        let inner = Digest.sha256(block.map { $0 ^ 0x36 } + message)
-        return Digest.sha256(block.map { $0 ^ 0x5c } + inner)
-    }
-}

@@ -33,11 +33,15 @@ public struct AccountEventResponseBody: Codable, Sendable, Hashable {
 
 /// (v3) A page of `GET /v1/account/activity`, newest first. `next` is the `before` value of the
 /// following page, and `null` (present, not absent) on the last one.
-public struct ActivityPageResponseBody: Codable, Sendable, Hashable {
-    public let events: [AccountEventResponseBody]
+public typealias ActivityPageResponseBody = EventPageResponseBody<AccountEventResponseBody>
+
+/// A page of events and the cursor of the next one (the activity's, (v4) the event log's):
+/// `next` is always present, `null` when there is none.
+public struct EventPageResponseBody<Event: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    public let events: [Event]
     public let next: String?
 
-    public init(events: [AccountEventResponseBody], next: String?) {
+    public init(events: [Event], next: String?) {
         self.events = events
         self.next = next
     }

@@ -73,22 +73,4 @@ public struct EventDataBody: Codable, Sendable, Hashable {
 
 /// (v4) A page of `GET /v1/operator/events`, oldest first. `next` is the `after` of the following
 /// page (present; null only while no event exists).
-public struct EventsPageResponseBody: Codable, Sendable, Hashable {
-    public let events: [EventPayloadBody]
-    public let next: String?
-
-    public init(events: [EventPayloadBody], next: String?) {
-        self.events = events
-        self.next = next
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case events, next
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(events, forKey: .events)
-        try container.encode(next, forKey: .next)
-    }
-}
+public typealias EventsPageResponseBody = EventPageResponseBody<EventPayloadBody>

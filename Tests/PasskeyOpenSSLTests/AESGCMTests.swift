@@ -4,16 +4,6 @@ import Testing
 /// AES-256-GCM as OpenSSL does it: the GCM specification's known answers, and a box that opens
 /// only with its key and associated data, unchanged.
 @Suite struct AESGCMTests {
-    static func hex(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
-    }
 
     /// McGrew and Viega, "The Galois/Counter Mode of Operation", test cases 13 and 14 (AES-256,
     /// zero key and nonce): no plaintext, then one zero block.
@@ -21,10 +11,11 @@ import Testing
         let key = [UInt8](repeating: 0, count: 32)
         let nonce = [UInt8](repeating: 0, count: 12)
         let empty = try AESGCM.seal([], key: key, nonce: nonce, associatedData: [])
-        #expect(empty == nonce + Self.hex("530f8afbc74536b9a963b4f1c4cb738b"))
+        #expect(empty == nonce + bytes(hex: "530f8afbc74536b9a963b4f1c4cb738b"))
         let block = try AESGCM.seal([UInt8](repeating: 0, count: 16), key: key, nonce: nonce, associatedData: [])
         #expect(
-            block == nonce + Self.hex("cea7403d4d606b6e074ec5d3baf39d18") + Self.hex("d0d1c8a799996bf0265b98b5d48ab919")
+            block == nonce + bytes(hex: "cea7403d4d606b6e074ec5d3baf39d18")
+                + bytes(hex: "d0d1c8a799996bf0265b98b5d48ab919")
         )
         #expect(AESGCM.open(block, key: key) == [UInt8](repeating: 0, count: 16))
     }

@@ -98,17 +98,6 @@ package final class ES256AccessTokenFormat: AccessTokenFormat {
         return true
     }
 
-    /// The `kid` of `token`'s header when the token is in our form (tests, tools).
-    package func keyID(of token: String) -> SigningKeyID? { parse(token)?.keyID }
-
-    /// `parse`, then the signature with the key its `kid` names in `keys`.
-    package func verify(_ token: String, keys: [SigningKeyID: ECPublicKeyCoordinates]) -> VerifiedAccessToken? {
-        guard let parsed = parse(token), let coordinates = keys[parsed.keyID],
-            verifySignature(of: parsed, with: coordinates)
-        else { return nil }
-        return VerifiedAccessToken(keyID: parsed.keyID, claims: parsed.claims)
-    }
-
     // MARK: Keys, parsed once per process
 
     private func signingKey(_ id: SigningKeyID, der: [UInt8]) throws(AccessTokenFormatError) -> PrivateKey {

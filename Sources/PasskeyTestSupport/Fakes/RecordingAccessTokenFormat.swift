@@ -55,9 +55,6 @@ package final class RecordingAccessTokenFormat: AccessTokenFormat {
     /// The claims a token was made with.
     package func claims(of token: String) -> AccessTokenClaims? { parse(token)?.claims }
 
-    /// The key that signed a token.
-    package func keyID(of token: String) -> SigningKeyID? { parse(token)?.keyID }
-
     private func remember(_ claims: AccessTokenClaims, keyID id: SigningKeyID, signature: [UInt8]) -> String {
         state.withLock { state in
             let token = "jws.\(state.tokens.count + 1)"

@@ -81,13 +81,20 @@ var targets: [Target] = [
             swiftSettings: strict),
         // Mail delivery: SMTP through libcurl, or a folder of .eml files (docs/mail.md).
         .target(
-            name: "PasskeyMail", dependencies: ["CCurl", "PasskeyApplication", "PasskeyDomain"], swiftSettings: strict),
+            name: "PasskeyMail", dependencies: ["PasskeyCurl", "PasskeyApplication", "PasskeyDomain"],
+            swiftSettings: strict),
+        // libcurl, wrapped once: the SMTP mail transport and the webhooks' HTTP transport.
+        .target(name: "PasskeyCurl", dependencies: ["CCurl"], swiftSettings: strict),
+        // Webhook delivery: HTTP POSTs through libcurl (docs/webhooks.md).
+        .target(
+            name: "PasskeyWebhooks", dependencies: ["PasskeyCurl", "PasskeyApplication", "PasskeyDomain"],
+            swiftSettings: strict),
         .target(
             name: "PasskeyServer",
             dependencies: [
                 "PasskeyDomain", "PasskeyApplication", "PasskeyWebAuthn", "PasskeyPersistence",
                 "PasskeyOpenSSL", "PasskeyHTTP", "PasskeyPasswordHashing", "PasskeyLibpq", "PasskeyWire", "PasskeyMail",
-                "PasskeyEventLoop", "PasskeyJSON", "PasskeyCrypto",
+                "PasskeyEventLoop", "PasskeyJSON", "PasskeyCrypto", "PasskeyWebhooks",
             ],
             swiftSettings: strict),
         .executableTarget(name: "passkey-server", dependencies: ["PasskeyServer"], swiftSettings: strict),
@@ -150,6 +157,10 @@ var targets: [Target] = [
             ],
             swiftSettings: strict),
         .testTarget(name: "PasskeyWireTests", dependencies: ["PasskeyWire"], swiftSettings: strict),
+        .testTarget(
+            name: "PasskeyWebhooksTests",
+            dependencies: ["PasskeyWebhooks", "PasskeyApplication", "PasskeyDomain", "PasskeyTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "PasskeyHTTPTests", dependencies: ["PasskeyHTTP", "PasskeyEventLoop"], swiftSettings: strict),
         .testTarget(name: "PasskeyEventLoopTests", dependencies: ["PasskeyEventLoop"], swiftSettings: strict),

@@ -19,6 +19,10 @@ typedef size_t (*passkey_curl_read_callback)(char *buffer, size_t size, size_t c
 static inline CURLcode passkey_curl_set_read_function(CURL *handle, passkey_curl_read_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
 }
+typedef size_t (*passkey_curl_write_callback)(char *data, size_t size, size_t count, void *state);
+static inline CURLcode passkey_curl_set_write_function(CURL *handle, passkey_curl_write_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
+}
 static inline CURLcode passkey_curl_response_code(CURL *handle, long *code) {
     return curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
 }

@@ -47,4 +47,6 @@ public struct PasskeyErrorCode: RawRepresentable, Sendable, Hashable, CustomStri
     public static let mailUnavailable = Self(.mailUnavailable)
     /// (v4) Tokens are off on the server (no `DATA_ENCRYPTION_KEY`).
     public static let tokensUnavailable = Self(.tokensUnavailable)
+    /// (v4) Webhooks cannot be registered on the server (no `DATA_ENCRYPTION_KEY`).
+    public static let webhooksUnavailable = Self(.webhooksUnavailable)
 }

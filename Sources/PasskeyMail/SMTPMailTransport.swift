@@ -1,7 +1,7 @@
-internal import CCurl
 internal import Dispatch
 package import Foundation
 package import PasskeyApplication
+internal import PasskeyCurl
 package import PasskeyDomain
 
 /// `MailTransport` over SMTP through libcurl (docs/mail.md). libcurl's easy interface blocks, so
@@ -40,13 +40,9 @@ package final class SMTPMailTransport: MailTransport {
     private let queue = DispatchQueue(label: "passkey.mail.smtp")
 
     package init(configuration: Configuration) {
-        _ = Self.globalInit
         self.configuration = configuration
         self.writer = MailMessageWriter(from: configuration.from)
     }
-
-    /// `curl_global_init`, once per process, before the first handle.
-    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
     package var destination: String {
         let scheme = configuration.security == .implicitTLS ? "smtps" : "smtp"
@@ -65,70 +61,23 @@ package final class SMTPMailTransport: MailTransport {
 
     /// One blocking SMTP transaction on the dedicated queue.
     private func transfer(_ bytes: [UInt8], to recipient: EmailAddress) -> Result<Void, MailTransportError> {
-        guard let handle = curl_easy_init() else {
-            return .failure(MailTransportError(.transient, cause: "libcurl: cannot create a handle"))
-        }
-        defer { curl_easy_cleanup(handle) }
-        let body = UploadBody(bytes)
-        let recipients: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "<\(recipient.value)>")
-        defer { curl_slist_free_all(recipients) }
-        var setup = CURLE_OK
-        func set(_ code: CURLcode) { if setup == CURLE_OK { setup = code } }
-        set(passkey_curl_set_string(handle, CURLOPT_URL, destination))
-        switch configuration.security {
-        case .startTLS: set(passkey_curl_set_long(handle, CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)))
-        case .implicitTLS: set(passkey_curl_set_long(handle, CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)))
-        case .plainLoopback: set(passkey_curl_set_long(handle, CURLOPT_USE_SSL, Int(CURLUSESSL_NONE.rawValue)))
-        }
-        set(passkey_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
-        set(passkey_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
-        if let username = configuration.username { set(passkey_curl_set_string(handle, CURLOPT_USERNAME, username)) }
-        if let password = configuration.password { set(passkey_curl_set_string(handle, CURLOPT_PASSWORD, password)) }
-        set(passkey_curl_set_string(handle, CURLOPT_MAIL_FROM, "<\(configuration.from.value)>"))
-        set(passkey_curl_set_list(handle, CURLOPT_MAIL_RCPT, recipients))
-        set(passkey_curl_set_long(handle, CURLOPT_UPLOAD, 1))
-        set(passkey_curl_set_long(handle, CURLOPT_INFILESIZE, bytes.count))
-        set(passkey_curl_set_read_function(handle, uploadRead))
-        set(passkey_curl_set_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(body).toOpaque()))
-        set(passkey_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000)))
-        set(passkey_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Int(configuration.transferTimeout * 1000)))
-        set(passkey_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
-        // Only SMTP(S), also for redirects: the URL is ours, but nothing else is needed.
-        set(passkey_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "smtp,smtps"))
-        guard setup == CURLE_OK else {
-            return .failure(MailTransportError(.transient, cause: "libcurl setup: \(Self.text(setup))"))
-        }
-        let code = withExtendedLifetime(body) { curl_easy_perform(handle) }
-        guard code != CURLE_OK else { return .success(()) }
-        var reply = 0
-        _ = passkey_curl_response_code(handle, &reply)
-        let cause = reply > 0 ? "\(Self.text(code)) (SMTP reply \(reply))" : Self.text(code)
+        var settings: [CurlSetting] = [
+            .url(destination), .requireTLS(configuration.security != .plainLoopback),
+            .mailFrom("<\(configuration.from.value)>"), .mailRecipients(["<\(recipient.value)>"]), .upload(bytes),
+            .connectTimeout(milliseconds: Int(configuration.connectTimeout * 1000)),
+            .timeout(milliseconds: Int(configuration.transferTimeout * 1000)),
+            // Only SMTP(S): the URL is ours, but nothing else is needed.
+            .protocols("smtp,smtps"),
+        ]
+        if let username = configuration.username { settings.append(.username(username)) }
+        if let password = configuration.password { settings.append(.password(password)) }
+        let outcome = CurlTransfer.perform(settings)
+        guard let error = outcome.error else { return .success(()) }
+        let reply = outcome.responseCode
+        let cause = reply > 0 ? "\(error) (SMTP reply \(reply))" : error
         // A 5xx reply to the sender, recipient or message is permanent; a refused login may be a
         // configuration being fixed, and everything else (connect, timeouts, 4xx) may pass.
-        let permanent = (500..<600).contains(reply) && code != CURLE_LOGIN_DENIED
+        let permanent = (500..<600).contains(reply) && !outcome.loginDenied
         return .failure(MailTransportError(permanent ? .permanent : .transient, cause: cause))
     }
-
-    private static func text(_ code: CURLcode) -> String { String(cString: curl_easy_strerror(code)) }
-}
-
-/// The message being uploaded and how far libcurl has read it (`CURLOPT_READDATA`).
-private final class UploadBody {
-    let bytes: [UInt8]
-    var offset = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-}
-
-/// libcurl's read callback: copies the next part of the `UploadBody` behind `state`.
-private let uploadRead: passkey_curl_read_callback = { buffer, size, count, state in
-    guard let buffer, let state else { return 0 }
-    let body = Unmanaged<UploadBody>.fromOpaque(state).takeUnretainedValue()
-    let length = min(size * count, body.bytes.count - body.offset)
-    guard length > 0 else { return 0 }
-    body.bytes.withUnsafeBufferPointer { source in
-        UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + body.offset, byteCount: length)
-    }
-    body.offset += length
-    return length
 }

@@ -2,7 +2,8 @@ package import PasskeyApplication
 package import PasskeyLibpq
 
 /// Sweeping expired rows (ceremonies, sessions, used or expired recovery codes, old rate-limit
-/// rows, sent and abandoned mails, (v3) activity past its retention), and the readiness check.
+/// rows, sent and abandoned mails, (v3) activity past its retention, (v4) the event log and the
+/// webhooks' deliveries past theirs, removed endpoints), and the readiness check.
 package struct PostgresMaintenanceRepository: MaintenanceRepository {
     let pool: PostgresConnectionPool
     let migrations: MigrationRunner
@@ -35,7 +36,7 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
             Self.statements.map { statement in { @Sendable n in statement(n, window) } } + [
                 { @Sendable n in Self.expiredEvents(batch: n, retentionDays: days) },
                 { @Sendable n in Self.expiredLoggedEvents(batch: n, retentionDays: logDays) },
-            ]
+            ] + Self.webhookStatements.map { statement in { @Sendable n in statement(n, logDays) } }
         for statement in statements {
             while true {
                 let deleted = try await pool.run { connection async throws(PostgresError) in
@@ -129,6 +130,45 @@ package struct PostgresMaintenanceRepository: MaintenanceRepository {
           AND occurred_at < now() - make_interval(days => \(days))
         """
     }
+
+    /// (v4) The webhooks' rows: a pending delivery past the retention is abandoned (its payload
+    /// goes with the log), an abandoned one is deleted a retention later; the deliveries of
+    /// removed endpoints go, then the endpoints themselves once nothing refers to them.
+    private static let webhookStatements: [@Sendable (_ batch: Int, _ days: Int) -> PostgresQuery] = [
+        { n, days in
+            """
+            UPDATE webhook_deliveries SET abandoned_at = now(), leased_until = NULL,
+                last_error = 'its payload was deleted after WEBHOOK_EVENT_RETENTION_DAYS'
+            WHERE (webhook_id, written_by, position) IN (
+                SELECT webhook_id, written_by, position FROM webhook_deliveries
+                WHERE abandoned_at IS NULL AND created_at < now() - make_interval(days => \(days)) LIMIT \(n))
+            """
+        },
+        { n, days in
+            """
+            DELETE FROM webhook_deliveries WHERE (webhook_id, written_by, position) IN (
+                SELECT webhook_id, written_by, position FROM webhook_deliveries
+                WHERE abandoned_at < now() - make_interval(days => \(days)) LIMIT \(n))
+            """
+        },
+        { n, _ in
+            """
+            DELETE FROM webhook_deliveries WHERE (webhook_id, written_by, position) IN (
+                SELECT d.webhook_id, d.written_by, d.position FROM webhook_deliveries d
+                WHERE NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND w.removed_at IS NULL)
+                LIMIT \(n))
+            """
+        },
+        { n, _ in
+            // An hour after the removal: a change that read the endpoint before it was removed
+            // has committed its delivery by then, and the statement above takes it.
+            """
+            DELETE FROM webhooks WHERE id IN (
+                SELECT id FROM webhooks w WHERE removed_at < now() - interval '1 hour'
+                  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id) LIMIT \(n))
+            """
+        },
+    ]
 
     package func isReady() async -> Bool {
         await migrations.isCurrent(pool: pool)

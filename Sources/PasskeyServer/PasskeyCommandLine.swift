@@ -2,7 +2,7 @@ internal import Foundation
 internal import PasskeyApplication
 
 /// Entry point of the `passkey-server` executable: `serve` (default), `migrate`, `sweep`,
-/// `recovery-code --issued-by NAME EMAIL`, `healthcheck`, `import-passwords FILE`, `verify-response FILE…`, `adoption`, `keys`, each
+/// `recovery-code --issued-by NAME EMAIL`, `healthcheck`, `import-passwords FILE`, `verify-response FILE…`, `adoption`, `keys`, `webhooks`, each
 /// with `--help`.
 package enum PasskeyCommandLine {
     package static func main() async {
@@ -26,6 +26,8 @@ package enum PasskeyCommandLine {
           verify-response FILE...   verify captured WebAuthn ceremonies offline
           keys list | rotate | revoke KID
                             the token signing keys (needs DATA_ENCRYPTION_KEY to rotate or revoke)
+          webhooks add URL [--events KIND,...] | list | remove ID
+                            the webhook endpoints (needs DATA_ENCRYPTION_KEY to add)
 
         configuration comes from the environment (see README.md): DATABASE_URL, PORT, PASSKEY_RP_ID, ...
         """
@@ -68,6 +70,8 @@ package enum PasskeyCommandLine {
             return await AdoptionCommand.run(arguments: rest, environment: environment)
         case "keys":
             return await KeysCommand.run(arguments: rest, environment: environment)
+        case "webhooks":
+            return await WebhooksCommand.run(arguments: rest, environment: environment)
         case "serve":
             return await ServeCommand.run(environment: environment)
         default:

@@ -78,6 +78,11 @@ final class PasskeyServerApp: Sendable {
             OperatorEventsController(
                 feed: useCases.eventFeed, token: ConfiguredTokenCheck(token: operatorToken, digester: d.digester)
             ).register(in: &routes)
+            OperatorWebhooksController(
+                registration: useCases.webhookRegistration, list: useCases.webhookList,
+                removal: useCases.webhookRemoval, rotation: useCases.webhookSecretRotation,
+                token: ConfiguredTokenCheck(token: operatorToken, digester: d.digester)
+            ).register(in: &routes)
         }
         let wellKnown: WellKnownDocuments
         do {

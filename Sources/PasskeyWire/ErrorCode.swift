@@ -34,4 +34,6 @@ public enum ErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
     case mailUnavailable = "mail-unavailable"
     /// (v4) Tokens are off (no `DATA_ENCRYPTION_KEY`): 503.
     case tokensUnavailable = "tokens-unavailable"
+    /// (v4) Webhooks cannot be registered (no `DATA_ENCRYPTION_KEY`): 503.
+    case webhooksUnavailable = "webhooks-unavailable"
 }

@@ -26,7 +26,7 @@ import Testing
                     "passkey_account_registrations",
                     "passkey_authentication_challenges", "passkey_credentials", "passkey_registration_challenges",
                     "password_credentials", "password_failures", "rate_limit_windows", "recovery_codes",
-                    "schema_migrations", "signing_keys", "webhook_events",
+                    "schema_migrations", "signing_keys", "webhook_deliveries", "webhook_events", "webhooks",
                 ])
         }
     }

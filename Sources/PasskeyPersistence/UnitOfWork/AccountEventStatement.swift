@@ -16,7 +16,7 @@ enum AccountEventStatement {
         """
     }
 
-    /// Two CTEs, `account_event` and `webhook_event`, that write `event` for the `account_id` of
+    /// Three CTEs, `account_event`, `webhook_event` and `webhook_delivery`, that write `event` for the `account_id` of
     /// each row of `source` (a table expression: a CTE's name, or a subquery), and nothing when it
     /// has none. For a password sign-in, `had_passkey` (what the upgrade rate counts by) is read in
     /// the same statement: whether the account holds a passkey at that moment.
@@ -35,7 +35,8 @@ enum AccountEventStatement {
                            \(event.clientAddress), \(event.userAgent), \(event.sessionID?.uuid),
                            \(stages?.from.rawValue), \(stages?.to.rawValue)
                     FROM \(fragment: source) src
-                )
+                    RETURNING written_by, position, account_id, kind
+                ), \(fragment: deliveries)
                 """
         }
         return """
@@ -57,7 +58,20 @@ enum AccountEventStatement {
                        \(event.clientAddress), \(event.userAgent), \(event.activity.method), \(credentialID),
                        \(event.sessionID?.uuid)
                 FROM \(fragment: source) src
-            )
+                RETURNING written_by, position, account_id, kind
+            ), \(fragment: deliveries)
             """
     }
+
+    /// (v4) The CTE `webhook_delivery`: one delivery of each row of `webhook_event` (which must
+    /// return `written_by, position, account_id, kind`) to every endpoint that is not removed and
+    /// takes its kind, in the statement that writes the event: no event without its deliveries.
+    static let deliveries: PostgresQuery = """
+        webhook_delivery AS (
+            INSERT INTO webhook_deliveries (webhook_id, written_by, position, account_id)
+            SELECT w.id, e.written_by, e.position, e.account_id
+            FROM webhook_event e
+            JOIN webhooks w ON w.removed_at IS NULL AND (cardinality(w.events) = 0 OR e.kind = ANY (w.events))
+        )
+        """
 }

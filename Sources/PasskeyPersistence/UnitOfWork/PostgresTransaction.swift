@@ -99,9 +99,9 @@ package final class PostgresTransaction: StoreTransaction {
         if !event.kind.isWebhookOnly { lastEvent = event }
     }
 
-    /// Before COMMIT: a stage.changed event for each existing account whose stage the
-    /// transaction changed (none for an account created or deleted in it), from where the
-    /// transaction's last event came.
+    /// Before COMMIT: a stage.changed event, with its webhook deliveries, for each existing
+    /// account whose stage the transaction changed (none for an account created or deleted in
+    /// it), from where the transaction's last event came.
     func recordStageChanges() async throws(RepositoryError) {
         for (accountID, before) in stagesBefore {
             guard let before else { continue }
@@ -113,12 +113,16 @@ package final class PostgresTransaction: StoreTransaction {
             try await run { connection async throws(PostgresError) in
                 try await connection.query(
                     """
-                    INSERT INTO webhook_events
-                        (id, account_id, kind, occurred_at, client_address, user_agent, session_id, stage_from, stage_to)
-                    SELECT gen_random_uuid(), a.id, 'stage.changed', \(occurredAt), \(clientAddress), \(userAgent),
-                           \(sessionID?.uuid), \(before.rawValue), s.stage
-                    FROM accounts a CROSS JOIN LATERAL (SELECT \(unescaped: Self.stageOfAccount) AS stage) s
-                    WHERE a.id = \(accountID.uuid) AND s.stage <> \(before.rawValue)
+                    WITH webhook_event AS (
+                        INSERT INTO webhook_events
+                            (id, account_id, kind, occurred_at, client_address, user_agent, session_id, stage_from,
+                             stage_to)
+                        SELECT gen_random_uuid(), a.id, 'stage.changed', \(occurredAt), \(clientAddress), \(userAgent),
+                               \(sessionID?.uuid), \(before.rawValue), s.stage
+                        FROM accounts a CROSS JOIN LATERAL (SELECT \(unescaped: Self.stageOfAccount) AS stage) s
+                        WHERE a.id = \(accountID.uuid) AND s.stage <> \(before.rawValue)
+                        RETURNING written_by, position, account_id, kind
+                    ), \(fragment: AccountEventStatement.deliveries) SELECT 1
                     """)
             }
         }

@@ -37,7 +37,9 @@ enum ServeCommand {
             root.shutdown()
             return 1
         }
-        if let problem = await checkSigningKeys(root: root, app: app) {
+        var problem = await checkSigningKeys(root: root, app: app)
+        if problem == nil { problem = await checkWebhookSecrets(root: root, app: app) }
+        if let problem {
             Console.error("passkey-server: \(problem)")
             root.shutdown()
             return 1
@@ -74,6 +76,9 @@ enum ServeCommand {
             DrainService(drain: app.drain, seconds: configuration.shutdownDrainSeconds, logger: app.logger),
         ]
         if let mailer = mailDelivery(root: root, app: app) { services.append(TaskService(name: "mail", mailer.run)) }
+        if let sender = webhookDelivery(root: root, app: app) {
+            services.append(TaskService(name: "webhooks", sender.run))
+        }
         if let rotation = root.useCases.signingKeyRotation {
             services.append(TaskService(name: "signing-keys") { await rotateKeys(rotation, app: app) })
         }
@@ -136,6 +141,53 @@ enum ServeCommand {
             outbox: d.mailOutbox, metrics: app.metrics.mail, logger: app.logger, pollInterval: settings.pollInterval,
             batchSize: batchSize)
         return loop
+    }
+
+    /// (v4) The background webhook sender, when `DATA_ENCRYPTION_KEY` is set, started in a task of
+    /// its own (what the tests' servers run; `serve` runs it as a service).
+    static func startWebhookDelivery(root: CompositionRoot, app: PasskeyServerApp) -> Task<Void, Never>? {
+        guard let loop = webhookDelivery(root: root, app: app) else { return nil }
+        return Task { await loop.run() }
+    }
+
+    /// (v4) The background webhook sender; nil without `DATA_ENCRYPTION_KEY` (no endpoint can be
+    /// registered, and none stored could be signed for).
+    static func webhookDelivery(root: CompositionRoot, app: PasskeyServerApp) -> WebhookDeliveryLoop? {
+        let configuration = root.configuration
+        guard
+            let sender = root.useCases.webhookSender(
+                timeoutSeconds: configuration.webhookTimeoutSeconds, maxAttempts: configuration.webhookMaxAttempts)
+        else { return nil }
+        return WebhookDeliveryLoop(
+            sender: sender, deliveries: root.dependencies.webhookDeliveries, metrics: app.metrics.webhooks,
+            logger: app.logger)
+    }
+
+    /// (v4) `DATA_ENCRYPTION_KEY` must open every stored webhook secret, as every signing key; an
+    /// endpoint stored while the key is unset cannot be signed for, which is said at start.
+    static func checkWebhookSecrets(root: CompositionRoot, app: PasskeyServerApp) async -> String? {
+        let d = root.dependencies
+        let secrets: [(id: WebhookID, sealed: [UInt8])]
+        do {
+            secrets = try await d.webhooks.sealedSecrets()
+        } catch {
+            app.logger.warning([.event: "webhook_secrets", .outcome: "unchecked", .cause: FailureCause(error).logText])
+            return nil
+        }
+        guard let sealer = d.sealer else {
+            if !secrets.isEmpty {
+                app.logger.warning([
+                    .event: "webhooks", .outcome: "off",
+                    .detail: "webhook endpoints exist but DATA_ENCRYPTION_KEY is unset: nothing is sent to them",
+                ])
+            }
+            return nil
+        }
+        for secret in secrets where sealer.open(secret.sealed, context: secret.id.description) == nil {
+            return "invalid configuration: DATA_ENCRYPTION_KEY: cannot open the stored secret of webhook \(secret.id)"
+                + " (set the key it was made with, or remove the webhook: docs/webhooks.md)"
+        }
+        return nil
     }
 
     /// (v4) `DATA_ENCRYPTION_KEY` must open every stored signing key: a key that does not is a

@@ -7,9 +7,10 @@ internal import PasskeyMail
 internal import PasskeyPasswordHashing
 internal import PasskeyPersistence
 internal import PasskeyWebAuthn
+internal import PasskeyWebhooks
 
 /// The one composition root: the only place of `PasskeyServer` that names the adapters
-/// (PostgreSQL, the WebAuthn verifier, OpenSSL, libsodium). It builds them from the
+/// (PostgreSQL, the WebAuthn verifier, OpenSSL, libsodium, libcurl). It builds them from the
 /// configuration and hands them out as ports (`Dependencies`) to `serve` and to every command.
 ///
 /// It owns the event loops (`EVENT_LOOPS`) and the pool, split into one share per loop: created
@@ -93,6 +94,10 @@ final class CompositionRoot: Sendable {
             tokenFormat: ES256AccessTokenFormat(), sealer: sealer,
             signingKeyCache: sealer.map { SigningKeyCache(repository: signingKeys, sealer: $0, clock: clock) },
             eventLog: PostgresEventLogRepository(pool: pool),
+            webhooks: PostgresWebhookRepository(pool: pool),
+            webhookDeliveries: PostgresWebhookDeliveryRepository(pool: pool),
+            webhookTransport: CurlWebhookTransport(timeoutSeconds: Double(configuration.webhookTimeoutSeconds)),
+            webhookFormat: StandardWebhookMessageFormat(),
             loops: loops,
             passwordHashingLoad: {
                 let load = hasher.metrics

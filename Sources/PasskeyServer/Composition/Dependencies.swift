@@ -38,6 +38,12 @@ struct Dependencies: Sendable {
     let signingKeyCache: SigningKeyCache?
     /// (v4) The event log the webhooks send and the events API serves.
     let eventLog: any EventLogRepository
+    /// (v4) The webhook endpoints, their deliveries as the sender sees them, the HTTP transport
+    /// (`WEBHOOK_TIMEOUT_SECONDS`) and the Standard Webhooks request format.
+    let webhooks: any WebhookRepository
+    let webhookDeliveries: any WebhookDeliveryRepository
+    let webhookTransport: any WebhookTransport
+    let webhookFormat: any WebhookMessageFormat
     /// The event loops (`EVENT_LOOPS`): each runs an HTTP daemon, the requests it reads and its
     /// share of the database pool.
     let loops: EventLoopGroup

@@ -159,6 +159,23 @@ struct UseCases: Sendable {
 
     // (v4) The event log (webhooks, the events API).
     var eventFeed: EventFeedUseCase { EventFeedUseCase(log: d.eventLog) }
+    var webhookRegistration: WebhookRegistrationUseCase {
+        WebhookRegistrationUseCase(webhooks: d.webhooks, sealer: d.sealer, random: d.random, clock: d.clock)
+    }
+    var webhookList: WebhookListUseCase { WebhookListUseCase(webhooks: d.webhooks) }
+    var webhookRemoval: WebhookRemovalUseCase { WebhookRemovalUseCase(webhooks: d.webhooks) }
+    var webhookSecretRotation: WebhookSecretRotationUseCase {
+        WebhookSecretRotationUseCase(webhooks: d.webhooks, sealer: d.sealer, random: d.random, clock: d.clock)
+    }
+    /// The background sender; nil without `DATA_ENCRYPTION_KEY` (no secret could sign). Its lease
+    /// outlasts an attempt (`WEBHOOK_TIMEOUT_SECONDS`) with a minute to settle it.
+    func webhookSender(timeoutSeconds: Int, maxAttempts: Int) -> WebhookSender? {
+        d.sealer.map {
+            WebhookSender(
+                deliveries: d.webhookDeliveries, transport: d.webhookTransport, format: d.webhookFormat, sealer: $0,
+                clock: d.clock, random: d.random, maxAttempts: maxAttempts, lease: Double(2 * timeoutSeconds + 60))
+        }
+    }
 
     // (v4) Tokens for the product's other services.
     var serviceToken: ServiceTokenUseCase {

@@ -153,6 +153,8 @@ extension ServerConfiguration {
         configuration.eventLoops = try reader.integer("EVENT_LOOPS", default: cores, range: 1...256)
         configuration.webhookEventRetentionDays = try reader.integer(
             "WEBHOOK_EVENT_RETENTION_DAYS", default: 30, range: 1...400)
+        configuration.webhookTimeoutSeconds = try reader.integer("WEBHOOK_TIMEOUT_SECONDS", default: 10, range: 1...60)
+        configuration.webhookMaxAttempts = try reader.integer("WEBHOOK_MAX_ATTEMPTS", default: 12, range: 1...50)
         configuration.shutdownDrainSeconds = try reader.integer("SHUTDOWN_DRAIN_SECONDS", default: 5, range: 0...300)
         configuration.tokens = try TokenSettings.load(env, defaultIssuer: origins.first ?? "https://\(rpID)") {
             name, value, range throws(ConfigurationError) in try reader.integer(name, default: value, range: range)

@@ -55,6 +55,10 @@ struct ServerConfiguration: Sendable {
     var accountEventRetentionDays = 400
     /// (v4) `WEBHOOK_EVENT_RETENTION_DAYS`: `sweep` deletes the event log's payloads older than this.
     var webhookEventRetentionDays = 30
+    /// (v4) `WEBHOOK_TIMEOUT_SECONDS`: one delivery attempt, connection included.
+    var webhookTimeoutSeconds = 10
+    /// (v4) `WEBHOOK_MAX_ATTEMPTS`: attempts before a delivery is abandoned.
+    var webhookMaxAttempts = 12
     /// (v4) `DATA_ENCRYPTION_KEY`, `TOKEN_*`, `INTROSPECTION_CLIENTS`.
     var tokens = TokenSettings.off(issuer: "")
 

@@ -26,6 +26,8 @@ struct LogKey: Hashable, Sendable {
     static let expiresAt = LogKey("expires_at")
     static let mailID = LogKey("mail_id")
     static let attempts = LogKey("attempts")
+    static let webhookID = LogKey("webhook_id")
+    static let eventID = LogKey("event_id")
     static let deleted = LogKey("deleted")
     static let entry = LogKey("entry")
     static let entryBytes = LogKey("entry_bytes")

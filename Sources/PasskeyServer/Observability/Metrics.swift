@@ -20,6 +20,8 @@ final class Metrics: Sendable {
     private let state = Mutex(State())
     /// (v3) The outbox's counters and gauge.
     let mail = MailMetrics()
+    /// (v4) The webhook sender's counters and gauge.
+    let webhooks = WebhookMetrics()
 
     func recordRequest(route: String, method: String, status: Int, seconds: Double) {
         state.withLock { state in
@@ -69,6 +71,7 @@ final class Metrics: Sendable {
                 "passkey_ceremony_outcomes_total{ceremony=\"\(p[0])\",outcome=\"\(p[1])\",reason=\"\(p[2])\"} \(count)\n"
         }
         out += mail.render()
+        out += webhooks.render()
         return out
     }
 }

@@ -22,3 +22,7 @@ extension SessionID: PathParameterDecodable {
         self.init(uuid)
     }
 }
+
+extension WebhookID: PathParameterDecodable {
+    init?(pathParameter: String) { self.init(string: pathParameter) }
+}

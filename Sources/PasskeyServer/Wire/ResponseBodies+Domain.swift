@@ -137,3 +137,13 @@ extension SessionInfoResponseBody {
             credentialID: session.credentialID.map { Base64URL.encode($0.bytes) })
     }
 }
+
+extension WebhookResponseBody {
+    /// (v4) An endpoint as operators see it; `secret` only in the registration's answer.
+    init(_ webhook: Webhook, secret: WebhookSecret? = nil) {
+        self.init(
+            webhookID: webhook.id.description, url: webhook.url.value, events: webhook.events,
+            description: webhook.description.value, createdAt: webhook.createdAt, pending: webhook.pending,
+            abandoned: webhook.abandoned, lastDeliveredAt: webhook.lastDeliveredAt, secret: secret?.text)
+    }
+}

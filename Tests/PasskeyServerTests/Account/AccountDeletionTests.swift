@@ -97,6 +97,9 @@ import Testing
                     // other services learn of the deletion (docs/webhooks.md); it holds no email,
                     // name or secret.
                     "webhook_events",
+                    // (v4) The endpoints name no account; a delivery names one by ID only, and
+                    // outlives it as its event does (it carries account.deleted too).
+                    "webhooks", "webhook_deliveries",
                 ])
 
             // The email is free again.

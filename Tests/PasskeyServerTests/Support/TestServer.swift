@@ -28,6 +28,8 @@ final class TestServer: Sendable {
     let client: TestHTTPClient
     /// The background mail sender, as `serve` runs it, when mail is on.
     let mailer: Task<Void, Never>?
+    /// (v4) The background webhook sender, as `serve` runs it, when `DATA_ENCRYPTION_KEY` is set.
+    let webhookSender: Task<Void, Never>?
 
     static let origin = "http://localhost:8080"
 
@@ -69,6 +71,7 @@ final class TestServer: Sendable {
                 self.root = root
                 client = TestHTTPClient { request in await app.handle(request) }
                 mailer = ServeCommand.startMailDelivery(root: root, app: app)
+                webhookSender = ServeCommand.startWebhookDelivery(root: root, app: app)
                 return
             }
             var http = HTTPServer.Configuration(
@@ -91,6 +94,7 @@ final class TestServer: Sendable {
                 })
             try server?.start()
             mailer = ServeCommand.startMailDelivery(root: root, app: app)
+            webhookSender = ServeCommand.startWebhookDelivery(root: root, app: app)
         } catch {
             root.shutdown()
             throw error
@@ -102,7 +106,9 @@ final class TestServer: Sendable {
     func stop() async {
         await server?.shutdown(gracePeriod: .seconds(5))
         mailer?.cancel()
+        webhookSender?.cancel()
         await mailer?.value
+        await webhookSender?.value
         root.shutdown()
     }
 }

@@ -261,7 +261,7 @@ if timeout 30 psql -X -q -v ON_ERROR_STOP=1 -d "$base_conn" -c "CREATE DATABASE 
     operator_token="browser-test-operator-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
     DATABASE_URL="$operator_conn" HOST=127.0.0.1 PORT="$operator_port" PASSKEY_RP_ID=localhost \
         PASSKEY_ORIGINS="http://localhost:$operator_port" RATE_LIMIT_STARTS_PER_MINUTE=0 OPERATOR_TOKEN="$operator_token" \
-        LOG_LEVEL=info SHUTDOWN_DRAIN_SECONDS=0 PASSKEY_MIGRATIONS_DIR="$root/Migrations" PASSKEY_WEB_CLIENT_DIR="$root/WebClient" \
+        DATA_ENCRYPTION_KEY="$(head -c 32 /dev/urandom | base64)" LOG_LEVEL=info SHUTDOWN_DRAIN_SECONDS=0 PASSKEY_MIGRATIONS_DIR="$root/Migrations" PASSKEY_WEB_CLIENT_DIR="$root/WebClient" \
         "$exe" serve >"$tmp/server-ops.log" 2>&1 &
     operator_pid=$!
     if wait_for_port "$operator_pid" "$tmp/server-ops.log" '.*event=listening.* port=([0-9]+).*' "passkey-server (operator)" \

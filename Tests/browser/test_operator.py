@@ -15,7 +15,9 @@ instead of axes (screenshot operator-empty.png); then a known mix is seeded (SQL
 passkey_credentials and account_events over the last 20 days, plus one real password sign-up and
 sign-in over HTTP) and every number on the page is compared with the API's JSON for the same
 window, and the API's JSON with the seed (screenshot operator-data.png); the 7-day window differs
-and matches too; the token is in no storage or cookie, and a reload forgets it.
+and matches too; (v4) webhook endpoints are added (the secret shown once), given a new secret and
+removed, each checked against the API (screenshot operator-webhooks.png); the token is in no
+storage or cookie, and a reload forgets it.
 """
 
 import base64
@@ -391,6 +393,44 @@ def main():
         page.full_screenshot("operator-data")
         return note
 
+    def webhooks():
+        """(v4) The webhooks card: empty, a refused URL in the server's words, an endpoint added
+        (its secret shown once), a new secret, the endpoint removed; each against the API."""
+        page.wait("the webhooks card", lambda: page.js(
+            "return document.getElementById('webhooks').dataset.webhooks") == "ready")
+        check("No endpoints yet" in page.text("#webhook-list"), f"list {page.text('#webhook-list')!r}")
+        page.allowed_errors.append(("/v1/operator/webhooks", 400))
+        page.type("#webhook-url", "http://crm.example.com/hooks")
+        page.click("#webhook-add")
+        page.wait("the refusal", lambda: "url must be" in page.text("#message"))
+        check(page.js("return document.activeElement.id") == "webhook-url", "the URL field is not focused")
+        status, body = http("GET", "/v1/operator/webhooks", token=TOKEN)
+        check(status == 200 and body["webhooks"] == [], f"refused URL stored: {status} {body}")
+        page.type("#webhook-url", "http://127.0.0.1:9/hooks/crm")
+        page.type("#webhook-events", "stage.changed, account.deleted")
+        page.type("#webhook-description", "CRM")
+        page.click("#webhook-add")
+        page.wait("the secret", lambda: page.text("#webhook-secret-value").startswith("whsec_"))
+        first = page.text("#webhook-secret-value")
+        check(len(first) == 50 and "only this once" in page.text("#webhook-secret-label"), f"secret {first!r}")
+        page.wait("the row", lambda: "127.0.0.1:9/hooks/crm" in page.text("#webhook-list"))
+        check("account.deleted, stage.changed" in page.text("#webhook-list tbody"), page.text("#webhook-list"))
+        status, body = http("GET", "/v1/operator/webhooks", token=TOKEN)
+        check(status == 200 and len(body["webhooks"]) == 1, f"{status} {body}")
+        hook = body["webhooks"][0]
+        check(hook["events"] == ["account.deleted", "stage.changed"] and hook["description"] == "CRM", f"{hook}")
+        check("secret" not in hook, "the list shows a secret")
+        page.full_screenshot("operator-webhooks")
+        page.click(f"tr[data-webhook-id='{hook['webhookID']}'] button[data-action='rotate']")
+        page.wait("a new secret", lambda: page.text("#webhook-secret-value").startswith("whsec_")
+                  and page.text("#webhook-secret-value") != first)
+        check("old one still signs" in page.text("#message"), page.text("#message"))
+        page.click(f"tr[data-webhook-id='{hook['webhookID']}'] button[data-action='remove']")
+        page.wait("the removal", lambda: "No endpoints yet" in page.text("#webhook-list"))
+        check(page.text("#webhook-secret-value") == "", "a secret is still shown")
+        status, body = http("GET", "/v1/operator/webhooks", token=TOKEN)
+        check(status == 200 and body["webhooks"] == [], f"{status} {body}")
+
     def token_in_memory_only():
         stored = page.js("return [localStorage.length, sessionStorage.length, document.cookie, "
                          "document.getElementById('operator-token').value]")
@@ -400,7 +440,7 @@ def main():
 
     for name, fn in [("open", open_page), ("wrong_token", wrong_token), ("empty_database", empty_database),
                      ("seed", seed), ("figures_match_api_30_days", with_data),
-                     ("figures_match_api_7_days", lambda: compare(7)),
+                     ("figures_match_api_7_days", lambda: compare(7)), ("webhooks", webhooks),
                      ("token_in_memory_only", token_in_memory_only)]:
         step(name, fn)
     try:

@@ -22,6 +22,27 @@ import Testing
         try await repos.store.transaction { tx async throws(RepositoryError) in try await tx.events.record(event) }
     }
 
+    /// Writes `event` in a transaction that stays open until the answered closure is called (it
+    /// then waits for the commit): a slow writer, for the rule that nothing passes it by.
+    static func openTransaction(writing event: AccountEvent, _ repos: Repositories) async
+        -> @Sendable () async throws -> Void
+    {
+        let (release, releaser) = AsyncStream.makeStream(of: Void.self)
+        let (written, writtenSignal) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await repos.store.transaction { tx async throws(RepositoryError) in
+                try await tx.events.record(event)
+                writtenSignal.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in written { break }
+        return {
+            releaser.yield()
+            try await holder.value
+        }
+    }
+
     /// `read` again until it finds `count` events (at most 30 s): another test's transaction in the
     /// same cluster holds the log back while it runs, as any long transaction does in production.
     static func eventually(count: Int = 1, _ read: () async throws -> [LoggedEvent]) async throws -> [LoggedEvent] {
@@ -74,10 +95,12 @@ import Testing
         }
     }
 
+    /// Neither the log's row nor (v4) a delivery to an endpoint that takes every kind.
     @Test func aRolledBackChangeLogsNothing() async throws {
         try await withTestDatabase { _, pool in
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
+            _ = try await PostgresWebhookDeliveryRepositoryTests.endpoint(pool)
             await #expect(throws: RepositoryError.self) {
                 try await repos.store.transaction { tx async throws(RepositoryError) in
                     try await tx.events.record(Self.event(account.id))
@@ -85,6 +108,7 @@ import Testing
                 }
             }
             #expect(try await repos.count("SELECT count(*) FROM webhook_events") == 0)
+            #expect(try await repos.count("SELECT count(*) FROM webhook_deliveries") == 0)
         }
     }
 
@@ -98,24 +122,14 @@ import Testing
             #expect(before.count == 1)
             // A slow transaction writes its event and stays open…
             let slow = Self.event(account.id, .emailChanged)
-            let (release, releaser) = AsyncStream.makeStream(of: Void.self)
-            let (written, writtenSignal) = AsyncStream.makeStream(of: Void.self)
-            let holder = Task {
-                try await repos.store.transaction { tx async throws(RepositoryError) in
-                    try await tx.events.record(slow)
-                    writtenSignal.yield()
-                    for await _ in release { break }
-                }
-            }
-            for await _ in written { break }
+            let commit = await Self.openTransaction(writing: slow, repos)
             // …while a later transaction writes and commits.
             let fast = Self.event(account.id, .passwordRemoved)
             try await Self.record(fast, repos)
             // Neither is served yet: the fast one waits behind the slow one's transaction.
             let cursor = before.last?.cursor
             #expect(try await log.events(after: cursor, limit: 10).isEmpty)
-            releaser.yield()
-            try await holder.value
+            try await commit()
             // Both, once every transaction that began before the fast one has ended (another
             // test's, in the same cluster, may still hold the fast one back a moment).
             let after = try await Self.eventually(count: 2) { try await log.events(after: cursor, limit: 10) }

@@ -8,7 +8,7 @@ import PasskeyTestSupport
 import Testing
 
 /// The deliveries in SQL: written by the statement of their event (one per endpoint that takes
-/// its kind; none for a change that rolled back), claimed in each account's order (a later event
+/// its kind; none for a change that rolled back: `PostgresEventLogRepositoryTests`), claimed in each account's order (a later event
 /// waits while an earlier one to the same endpoint is pending or in flight; other accounts do
 /// not), under a lease, never to two claimers, behind a transaction still running, and swept.
 @Suite struct PostgresWebhookDeliveryRepositoryTests {
@@ -75,21 +75,6 @@ import Testing
             #expect(delivery.sealedSecrets == [[9]])
             #expect(delivery.attempts == 0)
             #expect(delivery.url.value == "https://hooks.example.com/a")
-        }
-    }
-
-    @Test func aRolledBackChangeWritesNoDelivery() async throws {
-        try await withTestDatabase { _, pool in
-            let repos = Repositories(pool: pool)
-            let account = try await repos.passwordAccount()
-            _ = try await Self.endpoint(pool)
-            await #expect(throws: RepositoryError.self) {
-                try await repos.store.transaction { tx async throws(RepositoryError) in
-                    try await tx.events.record(Self.event(account.id))
-                    throw RepositoryError.unavailable
-                }
-            }
-            #expect(try await repos.count("SELECT count(*) FROM webhook_deliveries") == 0)
         }
     }
 
@@ -188,21 +173,11 @@ import Testing
             _ = try await Self.endpoint(pool)
             let deliveries = PostgresWebhookDeliveryRepository(pool: pool)
             let slow = Self.event(account.id, .emailChanged)
-            let (release, releaser) = AsyncStream.makeStream(of: Void.self)
-            let (written, writtenSignal) = AsyncStream.makeStream(of: Void.self)
-            let holder = Task {
-                try await repos.store.transaction { tx async throws(RepositoryError) in
-                    try await tx.events.record(slow)
-                    writtenSignal.yield()
-                    for await _ in release { break }
-                }
-            }
-            for await _ in written { break }
+            let commit = await PostgresEventLogRepositoryTests.openTransaction(writing: slow, repos)
             let fast = Self.event(account.id, .passwordRemoved)
             try await Self.record(fast, repos)
             #expect(try await deliveries.claimDue(limit: 10, perEndpoint: 10, lease: 60, excluding: []).isEmpty)
-            releaser.yield()
-            try await holder.value
+            try await commit()
             let claimed = try await Self.claim(deliveries)
             #expect(claimed.map(\.event.id) == [slow.id], "the slow one first; the fast one waits for it")
         }

@@ -7,7 +7,6 @@ import Testing
 @testable import PasskeyServer
 
 @Suite struct CommandLineTests {
-    private var executable: String { Self.executablePath }
 
     /// The built executable (next to the test bundle).
     static var executablePath: String { PackagePaths.serverExecutable }
@@ -15,18 +14,7 @@ import Testing
     private func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
         status: Int32, output: String
     ) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).log").path
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        env.removeValue(forKey: "PASSKEY_TEST_DATABASE_URL")
-        env.merge(environment) { $1 }
-        var status: Int32 = 0
-        do {
-            try await ChildProcess.run([executable] + arguments, logFile: log, environment: env)
-        } catch let failure as ChildProcess.Failure {
-            status = failure.status
-        }
-        return (status, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+        try await runServerCommand(arguments, environment)
     }
 
     @Test func verifyResponseGivesEveryVectorsVerdict() async throws {

@@ -10,17 +10,7 @@ import Testing
     private func run(_ arguments: [String], _ environment: [String: String]) async throws -> (
         status: Int32, output: String
     ) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString).log").path
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        env.removeValue(forKey: "PASSKEY_TEST_DATABASE_URL")
-        var status: Int32 = 0
-        do {
-            try await ChildProcess.run([PackagePaths.serverExecutable] + arguments, logFile: log, environment: env)
-        } catch let failure as ChildProcess.Failure {
-            status = failure.status
-        }
-        return (status, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+        try await runServerCommand(arguments, environment)
     }
 
     @Test func keysAreListedRotatedAndRevokedFromTheCommandLine() async throws {

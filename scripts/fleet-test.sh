@@ -11,8 +11,11 @@
 #   failover   SIGKILL the primary's postmaster
 #   rejoin     the old primary back as a standby, under load
 # Then every token, every acknowledged mail (delivered once) and the sweeper (expired rows
-# planted after the failover, deleted by the instances) are checked, and (v4) the token signing
-# keys' rotation and revocation across both instances (scripts/fleet/token-keys-test.py).
+# planted after the failover, deleted by the instances) are checked, (v4) the token signing
+# keys' rotation and revocation across both instances (scripts/fleet/token-keys-test.py), and
+# (v4) the webhooks: an endpoint registered for account.created before the load must have
+# received every such event of the log, each signed (judged by PyPI standardwebhooks in
+# scripts/webhook-receiver.py), none abandoned, through the kill and both database switches.
 # Before the fleet starts, scripts/fleet/haproxy-limits-test.py checks haproxy.cfg's slow-client
 # and per-source limits with an HAProxy of its own; once Patroni runs, its REST API must refuse
 # the endpoints that change the cluster without the credentials this run drew (401), while the
@@ -36,6 +39,11 @@ done
 /usr/bin/python3 -c 'import etcd' 2>/dev/null || need+=(python3-etcd)
 /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null || need+=(python3-aiosmtpd)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+# (v4) The webhook receiver judges signatures with PyPI standardwebhooks, in the project's venv.
+venv_python=$root/.tools/venv/bin/python
+if ! "$venv_python" -c 'import standardwebhooks' 2>/dev/null; then
+    "$root/scripts/deps.sh" --with-test-tools >/dev/null || die "scripts/deps.sh --with-test-tools failed"
+fi
 if ((${#need[@]})); then
     [ "$(id -u)" -eq 0 ] || die "missing Debian packages: ${need[*]} (sudo apt-get install ${need[*]})"
     log "installing ${need[*]}"
@@ -259,6 +267,16 @@ DATABASE_URL=$db_url PASSKEY_MIGRATIONS_DIR="$root/Migrations" "$exe" migrate >"
 # instances (and for the `keys` commands of scripts/fleet/token-keys-test.py).
 data_key=$(head -c 32 /dev/urandom | base64)
 introspection_client="fleet:$(head -c 36 /dev/urandom | base64 | tr -d '/+=')"
+# (v4) A webhook endpoint for account.created, registered before the instances start, and its
+# receiver (scripts/webhook-receiver.py, which verifies each request with the secret).
+mkdir -p "$fleet/webhooks/secrets"
+"$venv_python" "$root/scripts/webhook-receiver.py" "$fleet/webhooks" >"$fleet/webhooks.log" 2>&1 &
+pids[webhooks]=$!
+wait_until 20 "the webhook receiver" test -s "$fleet/webhooks/port"
+webhook_added=$(DATABASE_URL=$db_url DATA_ENCRYPTION_KEY=$data_key PASSKEY_MIGRATIONS_DIR="$root/Migrations" \
+    "$exe" webhooks add "http://127.0.0.1:$(cat "$fleet/webhooks/port")/fleet/ok" --events account.created 2>&1) \
+    || die "webhooks add failed: $webhook_added"
+sed -n 's/^secret //p' <<<"$webhook_added" >"$fleet/webhooks/secrets/fleet"
 start_app() {
     local i=$1 name=app$(($1 + 1))
     env DATABASE_URL="$db_url" HOST=127.0.0.1 PORT="${app_port[$i]}" PASSKEY_RP_ID=localhost \
@@ -398,6 +416,24 @@ SELECT (SELECT count(*) FROM mail_outbox WHERE sent_at IS NULL AND abandoned_at 
 SQL
 )
 read -r pending_left abandoned <<<"$mail"
+# (v4) Every account.created of the log delivered to the endpoint (a delivery claimed by the
+# killed instance waits for its lease, 80 s, before another sender takes it).
+webhooks_pending() {
+    [ "$(psql -X -q -At -d "$db_url" -c "SELECT count(*) FROM webhook_deliveries WHERE abandoned_at IS NULL")" = 0 ]
+}
+wait_until 300 "every webhook delivered" webhooks_pending
+psql -X -q -At -d "$db_url" -c "SELECT id FROM webhook_events WHERE kind = 'account.created'" >"$fleet/created-events.txt"
+webhook_abandoned=$(psql -X -q -At -d "$db_url" -c "SELECT count(*) FROM webhook_deliveries WHERE abandoned_at IS NOT NULL")
+webhook_counts=$(python3 - "$fleet/webhooks/log.jsonl" "$fleet/created-events.txt" <<'EOF'
+import json, sys
+received = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+events = {line.strip() for line in open(sys.argv[2]) if line.strip()}
+ids = [r["id"] for r in received]
+unverified = sum(1 for r in received if r["verified"] is not True)
+print(len(events), len(received), len(set(ids)), unverified, len(events - set(ids)))
+EOF
+)
+read -r webhook_events webhook_received webhook_distinct webhook_unverified webhook_missing <<<"$webhook_counts"
 # Each instance sweeps once a minute: the rows planted after the failover are gone within two.
 planted_left() {
     psql -X -q -At -d "$db_url" \
@@ -452,6 +488,13 @@ if [ "$pending_left" = 0 ] && [ "$unexplained" = 0 ] && [ "$abandoned" = 0 ] && 
     echo "$mail_line [PASS]"
 else
     echo "$mail_line [FAIL]"
+    status=1
+fi
+webhook_line="fleet: webhooks   account.created=$webhook_events received=$webhook_received distinct=$webhook_distinct unverified=$webhook_unverified missing=$webhook_missing abandoned=$webhook_abandoned  goal: every event delivered and signed (at least once), none abandoned"
+if [ "$webhook_events" -gt 0 ] && [ "$webhook_missing" = 0 ] && [ "$webhook_unverified" = 0 ] && [ "$webhook_abandoned" = 0 ]; then
+    echo "$webhook_line [PASS]"
+else
+    echo "$webhook_line [FAIL]"
     status=1
 fi
 sweep_line="fleet: sweeper    planted-after-failover=$planted left=$sweep_left failed-passes=$sweep_failed  goal: the sweeper works on the new primary (the planted rows deleted by the end)"

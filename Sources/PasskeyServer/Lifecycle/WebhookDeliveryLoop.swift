@@ -15,8 +15,8 @@ struct WebhookDeliveryLoop: Sendable {
     let metrics: WebhookMetrics
     let logger: Logger
     var pollInterval: Duration = .seconds(1)
-    var inFlightLimit = 8
-    var perEndpoint = 2
+    var inFlightLimit = 32
+    var perEndpoint = 16
     let gaugeInterval: TimeInterval = 5
 
     func run() async {

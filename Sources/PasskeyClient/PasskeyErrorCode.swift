@@ -49,4 +49,6 @@ public struct PasskeyErrorCode: RawRepresentable, Sendable, Hashable, CustomStri
     public static let tokensUnavailable = Self(.tokensUnavailable)
     /// (v4) Webhooks cannot be registered on the server (no `DATA_ENCRYPTION_KEY`).
     public static let webhooksUnavailable = Self(.webhooksUnavailable)
+    /// (v4) An operator's role does not allow the endpoint.
+    public static let forbidden = Self(.forbidden)
 }

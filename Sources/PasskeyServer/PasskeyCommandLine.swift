@@ -2,7 +2,7 @@ internal import Foundation
 internal import PasskeyApplication
 
 /// Entry point of the `passkey-server` executable: `serve` (default), `migrate`, `sweep`,
-/// `recovery-code --issued-by NAME EMAIL`, `healthcheck`, `import-passwords FILE`, `verify-response FILE…`, `adoption`, `keys`, `webhooks`, each
+/// `recovery-code --issued-by NAME EMAIL`, `healthcheck`, `import-passwords FILE`, `verify-response FILE…`, `adoption`, `keys`, `webhooks`, `operators`, each
 /// with `--help`.
 package enum PasskeyCommandLine {
     package static func main() async {
@@ -28,6 +28,8 @@ package enum PasskeyCommandLine {
                             the token signing keys (needs DATA_ENCRYPTION_KEY to rotate or revoke)
           webhooks add URL [--events KIND,...] | list | remove ID
                             the webhook endpoints (needs DATA_ENCRYPTION_KEY to add)
+          operators add NAME --role viewer|support|admin | list | remove NAME
+                            the support desk's operators (add prints the token once)
 
         configuration comes from the environment (see README.md): DATABASE_URL, PORT, PASSKEY_RP_ID, ...
         """
@@ -72,6 +74,8 @@ package enum PasskeyCommandLine {
             return await KeysCommand.run(arguments: rest, environment: environment)
         case "webhooks":
             return await WebhooksCommand.run(arguments: rest, environment: environment)
+        case "operators":
+            return await OperatorsCommand.run(arguments: rest, environment: environment)
         case "serve":
             return await ServeCommand.run(environment: environment)
         default:

@@ -26,7 +26,9 @@ final class PasskeyServerApp: Sendable {
         let metrics = Metrics()
         let drain = DrainState()
         let d = dependencies
-        let useCases = UseCases(dependencies: d, policy: policy, tokens: configuration.tokens) { error in
+        let useCases = UseCases(
+            dependencies: d, policy: policy, tokens: configuration.tokens, operatorToken: configuration.operatorToken
+        ) { error in
             // A failed sign-in whose event could not be written: the answer stood (401); the
             // cause is the operator's.
             logger.warning([.event: "account_event", .outcome: "unrecorded", .cause: FailureCause(error).logText])
@@ -70,20 +72,15 @@ final class PasskeyServerApp: Sendable {
             metricsToken: ConfiguredTokenCheck(token: configuration.metricsToken, digester: d.digester),
             passwordHashing: d.passwordHashingLoad, accountStages: useCases.accountStagesGauge
         ).register(in: &routes)
-        if let operatorToken = configuration.operatorToken {
-            OperatorAdoptionController(
-                figures: useCases.adoptionFigures,
-                token: ConfiguredTokenCheck(token: operatorToken, digester: d.digester)
-            ).register(in: &routes)
-            OperatorEventsController(
-                feed: useCases.eventFeed, token: ConfiguredTokenCheck(token: operatorToken, digester: d.digester)
-            ).register(in: &routes)
-            OperatorWebhooksController(
-                registration: useCases.webhookRegistration, list: useCases.webhookList,
-                removal: useCases.webhookRemoval, rotation: useCases.webhookSecretRotation,
-                token: ConfiguredTokenCheck(token: operatorToken, digester: d.digester)
-            ).register(in: &routes)
-        }
+        // (v4) The operator endpoints: always routed; each answers 404 while no operator exists
+        // and OPERATOR_TOKEN is unset, then checks the operator's token and role.
+        let operators = useCases.operatorAuthorization
+        OperatorAdoptionController(figures: useCases.adoptionFigures, authorization: operators).register(in: &routes)
+        OperatorEventsController(feed: useCases.eventFeed, authorization: operators).register(in: &routes)
+        OperatorWebhooksController(
+            registration: useCases.webhookRegistration, list: useCases.webhookList, removal: useCases.webhookRemoval,
+            rotation: useCases.webhookSecretRotation, authorization: operators
+        ).register(in: &routes)
         let wellKnown: WellKnownDocuments
         do {
             wellKnown = try WellKnownDocuments(configuration: configuration)
@@ -97,7 +94,7 @@ final class PasskeyServerApp: Sendable {
                 .register(in: &routes)
         }
         if configuration.webClientEnabled {
-            WebClientController(files: webClient, operatorPageEnabled: configuration.operatorToken != nil)
+            WebClientController(files: webClient, operators: operators)
                 .register(in: &routes)
         }
 

@@ -36,4 +36,6 @@ public enum ErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
     case tokensUnavailable = "tokens-unavailable"
     /// (v4) Webhooks cannot be registered (no `DATA_ENCRYPTION_KEY`): 503.
     case webhooksUnavailable = "webhooks-unavailable"
+    /// (v4) A known operator whose role does not allow the endpoint (403).
+    case forbidden = "forbidden"
 }

@@ -154,7 +154,7 @@ import Testing
             .registrationVerificationFailed, .credentialExists, .authenticationFailed, .unknownCredential,
             .lastCredential, .passkeyNotYetUsed, .notFound, .methodNotAllowed, .payloadTooLarge, .serviceUnavailable,
             .internal, .reauthenticationRequired, .recoveryNotSetUp, .passkeyLimitReached, .invalidCode,
-            .emailAlreadyVerified, .mailUnavailable, .tokensUnavailable, .webhooksUnavailable,
+            .emailAlreadyVerified, .mailUnavailable, .tokensUnavailable, .webhooksUnavailable, .forbidden,
         ]
         #expect(Set(constants.map(\.rawValue)) == Set(ErrorCode.allCases.map(\.rawValue)))
         #expect(constants.count == ErrorCode.allCases.count)

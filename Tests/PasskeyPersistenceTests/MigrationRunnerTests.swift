@@ -22,7 +22,7 @@ import Testing
             #expect(
                 tables == [
                     "account_emails", "account_event_days", "account_event_days_done", "account_events", "accounts",
-                    "authentication_sessions", "email_codes", "mail_outbox",
+                    "authentication_sessions", "email_codes", "mail_outbox", "operators",
                     "passkey_account_registrations",
                     "passkey_authentication_challenges", "passkey_credentials", "passkey_registration_challenges",
                     "password_credentials", "password_failures", "rate_limit_windows", "recovery_codes",

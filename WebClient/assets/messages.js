@@ -35,6 +35,7 @@ const CODES = {
     "This server does not send email, so codes cannot be mailed here. Use a passkey, your password or a recovery code.",
   "tokens-unavailable": "This server does not issue tokens for other services.",
   "webhooks-unavailable": "This server cannot store webhook secrets (DATA_ENCRYPTION_KEY is not set).",
+  forbidden: "Your operator role does not allow this.",
   "not-found": "That no longer exists. The page has been refreshed.",
   "method-not-allowed": "The server does not support this action.",
   "payload-too-large": "That is too much data to send.",

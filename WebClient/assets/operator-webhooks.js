@@ -2,7 +2,8 @@
 // adds one (POST), gives one a new secret (POST …/secret) and removes one (DELETE). A secret is
 // shown once, in this card, right after it was made; it is never stored by the page.
 // State for people and the browser test: <section id="webhooks" data-webhooks="hidden|loading|
-// ready|failed">.
+// ready|forbidden|failed">. An operator whose role is not admin sees the card without its form:
+// the server would refuse the actions anyway (403 forbidden).
 
 import { api } from "./api.js";
 import { $, say, whileBusy } from "./ui.js";
@@ -58,6 +59,7 @@ function explain(error, what) {
   }
   if (error.status === 400 && error.detail) return `${what}: ${error.detail}`;
   if (error.status === 404) return "That endpoint no longer exists. The list has been refreshed.";
+  if (error.status === 403) return "Only operators with the admin role manage webhooks.";
   return `${what} failed. Try again.`;
 }
 
@@ -69,10 +71,20 @@ async function refresh() {
   try {
     body = await api("GET", "/v1/operator/webhooks", { token });
   } catch (e) {
+    if (e.status === 403) {
+      const note = document.createElement("p");
+      note.className = "hint";
+      note.textContent = "Webhooks are managed by operators with the admin role.";
+      $("webhook-list").replaceChildren(note);
+      $("webhook-form").hidden = true;
+      mark("forbidden");
+      return;
+    }
     mark("failed");
     say(explain(e, "Loading the webhooks"), "error");
     return;
   }
+  $("webhook-form").hidden = false;
   render(body.webhooks || []);
   mark("ready");
 }

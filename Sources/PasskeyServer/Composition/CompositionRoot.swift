@@ -98,6 +98,7 @@ final class CompositionRoot: Sendable {
             webhookDeliveries: PostgresWebhookDeliveryRepository(pool: pool),
             webhookTransport: CurlWebhookTransport(timeoutSeconds: Double(configuration.webhookTimeoutSeconds)),
             webhookFormat: StandardWebhookMessageFormat(),
+            operators: PostgresOperatorRepository(pool: pool),
             loops: loops,
             passwordHashingLoad: {
                 let load = hasher.metrics
@@ -107,7 +108,9 @@ final class CompositionRoot: Sendable {
 
     /// Every use case, over these ports and the configured policy (the one application factory).
     var useCases: UseCases {
-        UseCases(dependencies: dependencies, policy: configuration.policy, tokens: configuration.tokens)
+        UseCases(
+            dependencies: dependencies, policy: configuration.policy, tokens: configuration.tokens,
+            operatorToken: configuration.operatorToken)
     }
 
     /// How many migrations this build carries.

@@ -44,6 +44,8 @@ struct Dependencies: Sendable {
     let webhookDeliveries: any WebhookDeliveryRepository
     let webhookTransport: any WebhookTransport
     let webhookFormat: any WebhookMessageFormat
+    /// (v4) The support desk's named operators.
+    let operators: any OperatorRepository
     /// The event loops (`EVENT_LOOPS`): each runs an HTTP daemon, the requests it reads and its
     /// share of the database pool.
     let loops: EventLoopGroup

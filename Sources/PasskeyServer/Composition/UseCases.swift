@@ -8,6 +8,8 @@ struct UseCases: Sendable {
     let policy: PasskeyPolicy
     /// (v4) The tokens' settings (`TOKEN_*`, `INTROSPECTION_CLIENTS`).
     let tokens: TokenSettings
+    /// (v4) `OPERATOR_TOKEN`: the admin named `operator`.
+    let operatorToken: String?
     private let d: Dependencies
     private let notifier: SecurityNotifier
     private let events: AccountEventMaker
@@ -22,13 +24,14 @@ struct UseCases: Sendable {
     /// `unrecorded`: where a failed sign-in's event that could not be written is reported (the
     /// server's log; it never changes the 401).
     init(
-        dependencies: Dependencies, policy: PasskeyPolicy, tokens: TokenSettings,
+        dependencies: Dependencies, policy: PasskeyPolicy, tokens: TokenSettings, operatorToken: String? = nil,
         unrecorded: @escaping @Sendable (RepositoryError) -> Void = { _ in }
     ) {
         let d = dependencies
         self.d = d
         self.policy = policy
         self.tokens = tokens
+        self.operatorToken = operatorToken
         failures = FailedSignInRecorder(store: d.store, unrecorded: unrecorded)
         notifier = SecurityNotifier(policy: policy, random: d.random)
         events = AccountEventMaker(random: d.random)
@@ -156,6 +159,16 @@ struct UseCases: Sendable {
     // (v3) Adoption.
     var adoptionFigures: AdoptionFiguresUseCase { AdoptionFiguresUseCase(adoption: d.adoption, clock: d.clock) }
     var accountStagesGauge: AccountStagesGauge { AccountStagesGauge(adoption: d.adoption, clock: d.clock) }
+
+    // (v4) The support desk's operators.
+    var operatorAuthorization: OperatorAuthorizationUseCase {
+        OperatorAuthorizationUseCase(operators: d.operators, configuredToken: operatorToken, digester: d.digester)
+    }
+    var operatorAddition: OperatorAdditionUseCase {
+        OperatorAdditionUseCase(operators: d.operators, random: d.random, digester: d.digester, clock: d.clock)
+    }
+    var operatorList: OperatorListUseCase { OperatorListUseCase(operators: d.operators) }
+    var operatorRemoval: OperatorRemovalUseCase { OperatorRemovalUseCase(operators: d.operators) }
 
     // (v4) The event log (webhooks, the events API).
     var eventFeed: EventFeedUseCase { EventFeedUseCase(log: d.eventLog) }

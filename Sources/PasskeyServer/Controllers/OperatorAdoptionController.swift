@@ -2,18 +2,18 @@ internal import PasskeyApplication
 internal import PasskeyHTTP
 internal import PasskeyWire
 
-/// `GET /v1/operator/adoption?days=N` (spec v3, "Adoption, for operators"), behind
-/// `OPERATOR_TOKEN` (the `bearerToken` route kind, constant time). Registered only while the token
-/// is set, so that without it the path answers 404 exactly as a route that does not exist.
+/// `GET /v1/operator/adoption?days=N` (spec v3, "Adoption, for operators"), for operators of
+/// every role (v4; the `operator` route kind: 404 while no operator exists and `OPERATOR_TOKEN` is
+/// unset, exactly as a route that does not exist).
 struct OperatorAdoptionController: Sendable {
     let figures: AdoptionFiguresUseCase
-    let token: ConfiguredTokenCheck
+    let authorization: OperatorAuthorizationUseCase
 
     func register(in routes: inout Routes) {
-        routes.bearerToken(.get, "/v1/operator/adoption", check: token, adoption)
+        routes.operator(.get, "/v1/operator/adoption", role: .viewer, authorization: authorization, adoption)
     }
 
-    @Sendable func adoption(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+    @Sendable func adoption(_ request: HTTPRequest, context: OperatorContext) async throws -> HTTPResponse {
         let days = try Self.days(query: request.query)
         let result = try await context.execute { () throws(AdoptionFiguresError) in
             try await figures.execute(days: days)

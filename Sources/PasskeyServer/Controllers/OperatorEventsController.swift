@@ -4,17 +4,16 @@ internal import PasskeyHTTP
 internal import PasskeyWire
 
 /// (v4) `GET /v1/operator/events?after=&limit=` (spec v4, "Webhooks"): the event log, oldest first,
-/// a page at a time, behind `OPERATOR_TOKEN` like the adoption figures (registered only while
-/// the token is set).
+/// a page at a time, for operators of every role (the `operator` route kind).
 struct OperatorEventsController: Sendable {
     let feed: EventFeedUseCase
-    let token: ConfiguredTokenCheck
+    let authorization: OperatorAuthorizationUseCase
 
     func register(in routes: inout Routes) {
-        routes.bearerToken(.get, "/v1/operator/events", check: token, events)
+        routes.operator(.get, "/v1/operator/events", role: .viewer, authorization: authorization, events)
     }
 
-    @Sendable func events(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+    @Sendable func events(_ request: HTTPRequest, context: OperatorContext) async throws -> HTTPResponse {
         let parameters = try QueryParameters(request.query, reading: ["after", "limit"])
         let limit = try parameters.integer(
             "limit", in: EventFeedUseCase.limits, default: EventFeedUseCase.defaultLimit,

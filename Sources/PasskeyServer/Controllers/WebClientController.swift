@@ -1,16 +1,17 @@
 internal import Foundation
+internal import PasskeyApplication
 internal import PasskeyHTTP
 
 /// `GET /` and `GET /assets/{file}`: the reference web client, from memory, with a strict
 /// Content-Security-Policy; (v3) `GET /operator/` (and `/operator`), the operator page, only while
-/// `OPERATOR_TOKEN` is set (otherwise the paths are unknown: 404). `index.html` is revalidated on every load (`no-cache` + ETag), so a
+/// `OPERATOR_TOKEN` is set or (v4) an operator exists (otherwise 404, as an unknown path). `index.html` is revalidated on every load (`no-cache` + ETag), so a
 /// new deployment is picked up at once; assets may be cached for a few minutes.
 struct WebClientController: Sendable {
     /// nil when `WEB_CLIENT` is on but the folder was not found: every request is then 404.
     let files: WebClientFiles?
-    /// (v3) `OPERATOR_TOKEN` is set: `/operator/` is served. The page asks for the token itself;
-    /// serving it needs none (it holds no figures).
-    var operatorPageEnabled = false
+    /// (v4) Whether `/operator/` is served now: `OPERATOR_TOKEN` is set or an operator exists. The
+    /// page asks for the token itself; serving it needs none (it holds no figures).
+    var operators: OperatorAuthorizationUseCase? = nil
 
     /// No inline script or style, nothing from another origin, no framing, no foreign form targets.
     static let contentSecurityPolicy =
@@ -22,9 +23,9 @@ struct WebClientController: Sendable {
     func register(in routes: inout Routes) {
         routes.anyone(.get, "/", index)
         routes.anyone(.get, "/assets/{file}", asset)
-        if operatorPageEnabled {
-            routes.anyone(.get, "/operator/", operatorPage)
-            routes.anyone(.get, "/operator", operatorPage)
+        if let operators {
+            routes.anyone(.get, "/operator/", visible: operators.visibility, operatorPage)
+            routes.anyone(.get, "/operator", visible: operators.visibility, operatorPage)
         }
     }
 
@@ -34,8 +35,8 @@ struct WebClientController: Sendable {
     }
 
     /// The same page at `/operator` and `/operator/`: it names its assets by absolute path.
-    @Sendable func operatorPage(_ request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {
-        guard let page = files?.operatorPage else { throw Problem.notFound }
+    @Sendable func operatorPage(_ request: HTTPRequest, context: RequestContext) async throws -> HTTPResponse {
+        guard let page = files?.operatorPage, try await operators?.isEnabled() == true else { throw Problem.notFound }
         return Self.response(page, cacheControl: Self.indexCacheControl, request: request)
     }
 

@@ -27,6 +27,7 @@ struct LogKey: Hashable, Sendable {
     static let mailID = LogKey("mail_id")
     static let attempts = LogKey("attempts")
     static let webhookID = LogKey("webhook_id")
+    static let operatorName = LogKey("operator")
     static let eventID = LogKey("event_id")
     static let deleted = LogKey("deleted")
     static let entry = LogKey("entry")

@@ -3,6 +3,9 @@ internal import PasskeyHTTP
 /// What the router calls for a matched route: the request and its context (with the route's
 /// parameters); the route kind around the handler has already authenticated and mapped errors.
 typealias Responder = @Sendable (HTTPRequest, RequestContext) async -> HTTPResponse
+/// (v4) Whether a route's path exists now (the operator endpoints: only while an operator or
+/// `OPERATOR_TOKEN` does); a hidden path's other methods answer 404, not 405.
+typealias Visibility = @Sendable () async -> Bool
 
 /// A small router: literal segments and `{parameter}` segments. A known path with another
 /// method is 405 with `Allow`; an unknown path is 404. It is the innermost step of the pipeline.
@@ -13,6 +16,7 @@ struct Router: Sendable {
         let segments: [Substring]
         let parameterNames: [String]
         let responder: Responder
+        let visible: Visibility?
     }
 
     private(set) var routes: [Route] = []
@@ -20,18 +24,21 @@ struct Router: Sendable {
     /// literal route is the most specific match there is), so most requests skip the scan.
     private var literalRoutes: [String: [Route]] = [:]
 
-    mutating func add(_ method: HTTPMethod, _ pattern: String, _ responder: @escaping Responder) {
+    mutating func add(
+        _ method: HTTPMethod, _ pattern: String, visible: Visibility? = nil, _ responder: @escaping Responder
+    ) {
         let segments = pattern.split(separator: "/")
         let names = segments.filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
         let route = Route(
-            method: method, pattern: pattern, segments: segments, parameterNames: names, responder: responder)
+            method: method, pattern: pattern, segments: segments, parameterNames: names, responder: responder,
+            visible: visible)
         routes.append(route)
         if names.isEmpty { literalRoutes[pattern, default: []].append(route) }
     }
 
     enum Match {
         case found(Route, parameters: PathParameters)
-        case methodNotAllowed(allow: [String])
+        case methodNotAllowed(allow: [String], visible: [Visibility])
         case notFound
     }
 
@@ -46,7 +53,8 @@ struct Router: Sendable {
         var allowed = candidates.map(\.route.method)
         if allowed.isEmpty { return .notFound }
         if allowed.contains(.get), !allowed.contains(.head) { allowed.append(.head) }
-        return .methodNotAllowed(allow: (allowed + [.options]).map(\.rawValue))
+        return .methodNotAllowed(
+            allow: (allowed + [.options]).map(\.rawValue), visible: candidates.compactMap(\.route.visible))
     }
 
     /// The routes matching `segments` whose patterns are the most specific: at the first segment
@@ -106,7 +114,8 @@ struct Router: Sendable {
             var context = context
             context.parameters = parameters
             return await route.responder(request, context)
-        case .methodNotAllowed(let allow):
+        case .methodNotAllowed(let allow, let visible):
+            for isVisible in visible where await !isVisible() { return Problem.notFound.response }
             return Problem.methodNotAllowed(allow: allow).response
         case .notFound:
             return Problem.notFound.response

@@ -1,10 +1,15 @@
 internal import PasskeyApplication
+internal import PasskeyDomain
 internal import PasskeyHTTP
 
 /// Where controllers register their endpoints, each under its kind:
 /// - `anyone`: no sign-in needed; the handler gets the request's context;
-/// - `bearerToken`: a token fixed by configuration (`METRICS_TOKEN`, `OPERATOR_TOKEN`), compared
+/// - `bearerToken`: a token fixed by configuration (`METRICS_TOKEN`), compared
 ///   in constant time, else 401 `unauthorized` before the handler runs;
+/// - (v4) `operator`: an operator's token whose role includes the route's (`OPERATOR_TOKEN` is the
+///   admin `operator`): 404 while no operator exists and `OPERATOR_TOKEN` is unset, else 401 for
+///   an unknown token, then 403 `forbidden` for a role without it, all before the handler runs;
+///   the handler gets the operator in an `OperatorContext`;
 /// - `signedIn`: a live bearer token, else 401 `unauthorized` before the handler runs; the
 ///   handler gets the session in a `SignedInContext`;
 /// - `recentSignIn`: as `signedIn`, and the session signed in within
@@ -26,6 +31,7 @@ struct Routes: Sendable {
     typealias SignedInHandler = @Sendable (HTTPRequest, SignedInContext) async throws -> HTTPResponse
     typealias RecentSignInHandler = @Sendable (HTTPRequest, RecentSignInContext) async throws -> HTTPResponse
     typealias SessionTokenHandler = @Sendable (HTTPRequest, SessionTokenContext) async throws -> HTTPResponse
+    typealias OperatorHandler = @Sendable (HTTPRequest, OperatorContext) async throws -> HTTPResponse
     /// Throws the feature's problem while it is off.
     typealias FeatureGate = @Sendable () throws -> Void
 
@@ -38,9 +44,9 @@ struct Routes: Sendable {
 
     mutating func anyone(
         _ method: HTTPMethod, _ path: String, ceremony: (Ceremony, step: String)? = nil, feature: FeatureGate? = nil,
-        _ handler: @escaping PublicHandler
+        visible: Visibility? = nil, _ handler: @escaping PublicHandler
     ) {
-        add(method, path, ceremony) { runner, request, context in
+        add(method, path, ceremony, visible: visible) { runner, request, context in
             try feature?()
             return try await handler(request, context)
         }
@@ -87,6 +93,17 @@ struct Routes: Sendable {
         }
     }
 
+    mutating func `operator`(
+        _ method: HTTPMethod, _ path: String, role: OperatorRole, authorization: OperatorAuthorizationUseCase,
+        _ handler: @escaping OperatorHandler
+    ) {
+        add(method, path, nil, visible: authorization.visibility) { runner, request, context in
+            let found = try await authorization.execute(
+                bearer: AuthorizationHeader.bearerToken(request.header("authorization")), requires: role)
+            return try await handler(request, OperatorContext(request: context, operator: found))
+        }
+    }
+
     mutating func signedIn(
         _ method: HTTPMethod, _ path: String, ceremony: (Ceremony, step: String)? = nil, feature: FeatureGate? = nil,
         _ handler: @escaping SignedInHandler
@@ -110,12 +127,12 @@ struct Routes: Sendable {
     }
 
     private mutating func add(
-        _ method: HTTPMethod, _ path: String, _ ceremony: (Ceremony, step: String)?,
+        _ method: HTTPMethod, _ path: String, _ ceremony: (Ceremony, step: String)?, visible: Visibility? = nil,
         _ body: @escaping @Sendable (HandlerRunner, HTTPRequest, RequestContext) async throws -> HTTPResponse
     ) {
         let runner = runner
         let step = ceremony.map { CeremonyStep(ceremony: $0.0, step: $0.step, metrics: runner.metrics) }
-        router.add(method, path) { request, context in
+        router.add(method, path, visible: visible) { request, context in
             var context = context
             context.ceremony = step
             return await runner.run(context) { try await body(runner, request, context) }

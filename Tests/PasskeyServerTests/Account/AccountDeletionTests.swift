@@ -100,6 +100,8 @@ import Testing
                     // (v4) The endpoints name no account; a delivery names one by ID only, and
                     // outlives it as its event does (it carries account.deleted too).
                     "webhooks", "webhook_deliveries",
+                    // (v4) The support desk's operators: no row names an account.
+                    "operators",
                 ])
 
             // The email is free again.

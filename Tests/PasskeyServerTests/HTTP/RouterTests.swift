@@ -21,7 +21,7 @@ import Testing
 
     @Test func aLiteralSegmentBeatsAParameter() {
         let router = Self.router()
-        guard case .methodNotAllowed(let allow) = router.match(method: "DELETE", path: "/v1/passkeys/registrations")
+        guard case .methodNotAllowed(let allow, _) = router.match(method: "DELETE", path: "/v1/passkeys/registrations")
         else {
             Issue.record("DELETE /v1/passkeys/registrations reached a route")
             return

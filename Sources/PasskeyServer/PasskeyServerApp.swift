@@ -107,7 +107,8 @@ final class PasskeyServerApp: Sendable {
                 AccessLogMiddleware(),
                 MetricsMiddleware(metrics: metrics),
                 CacheControlMiddleware(),
-                CORSMiddleware(allowedOrigins: configuration.corsAllowedOrigins, methods: router.methods(for:)),
+                CORSMiddleware(
+                    allowedOrigins: configuration.corsAllowedOrigins, methods: { await router.methods(for: $0) }),
                 HeadMiddleware(),
                 DrainMiddleware(drain: drain),
             ], router: router, logger: logger)

@@ -100,9 +100,13 @@ struct Router: Sendable {
         return values
     }
 
-    /// The methods a path supports (for CORS preflight), empty when unknown.
-    func methods(for path: String) -> [HTTPMethod] {
-        bestMatches(for: Self.segments(of: path)).map(\.route.method)
+    /// The methods a path supports (for CORS preflight), empty when unknown or (v4) hidden now.
+    func methods(for path: String) async -> [HTTPMethod] {
+        let routes = bestMatches(for: Self.segments(of: path)).map(\.route)
+        for route in routes {
+            if let visible = route.visible, await !visible() { return [] }
+        }
+        return routes.map(\.method)
     }
 
     /// Answers a request: the matched route's responder, else 405 or 404. Records the matched

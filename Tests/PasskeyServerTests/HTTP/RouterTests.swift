@@ -19,7 +19,7 @@ import Testing
         return router
     }
 
-    @Test func aLiteralSegmentBeatsAParameter() {
+    @Test func aLiteralSegmentBeatsAParameter() async {
         let router = Self.router()
         guard case .methodNotAllowed(let allow, _) = router.match(method: "DELETE", path: "/v1/passkeys/registrations")
         else {
@@ -27,14 +27,14 @@ import Testing
             return
         }
         #expect(allow == ["POST", "OPTIONS"])
-        #expect(router.methods(for: "/v1/passkeys/authentications") == [.post])
+        #expect(await router.methods(for: "/v1/passkeys/authentications") == [.post])
         guard case .found(let route, let parameters) = router.match(method: "DELETE", path: "/v1/passkeys/AbC") else {
             Issue.record("a credential ID did not reach the deletion")
             return
         }
         #expect(route.pattern == "/v1/passkeys/{credentialID}")
         #expect(parameters["credentialID"] == "AbC")
-        #expect(router.methods(for: "/v1/passkeys/AbC") == [.patch, .delete])
+        #expect(await router.methods(for: "/v1/passkeys/AbC") == [.patch, .delete])
     }
 
     @Test func theRealServerAnswersTheLiteralRoutesMethods() async throws {

@@ -93,12 +93,14 @@ import Testing
             let client = server.client
             #expect(try await client.send("GET", "/v1/operator/adoption", token: "anything").status == 404)
             #expect(try await client.send("POST", "/v1/operator/adoption").status == 404, "not 405: no such path")
+            #expect(try await client.send("OPTIONS", "/v1/operator/adoption").status == 404, "no preflight either")
             #expect(try await client.send("GET", "/operator/").status == 404)
             let token = try await Self.token(server, "Ann", .viewer)
             #expect(try await client.send("GET", "/v1/operator/adoption", token: token).status == 200)
             #expect(try await client.send("GET", "/v1/operator/adoption", token: "anything").status == 401)
             #expect(try await client.send("GET", "/operator/").status == 200)
             #expect(try await client.send("POST", "/v1/operator/adoption").status == 405)
+            #expect(try await client.send("OPTIONS", "/v1/operator/adoption").status == 204)
         }
     }
 }

@@ -66,13 +66,18 @@ public struct PasskeyActivityEvent: Sendable, Hashable {
     /// e.g. `sign-in`, `password.set`.
     public let kind: String
     public let occurredAt: Date
-    public let clientAddress: String
-    /// Empty when the client sent none.
-    public let userAgent: String
+    /// (v4) Nil for the support desk's actions (the user sees who, not from where).
+    public let clientAddress: String?
+    /// Empty when the client sent none; (v4) nil for the support desk's actions.
+    public let userAgent: String?
     public let method: String?
     /// The passkey involved, when one was.
     public let credentialID: Data?
     public let sessionID: String?
+    /// (v4) The support desk operator who did it ("by support (NAME)"); nil when the user did.
+    public let actor: String?
+    /// (v4) `account.locked`: why the support desk locked the account; else nil.
+    public let reason: String?
 }
 
 /// (v3) A page of the account's activity, newest first.
@@ -173,7 +178,7 @@ extension PasskeyActivityEvent: WireDecodable {
             credentialID: try wire.credentialID.map { text throws(WireValueError) in
                 try WireValueError.bytes(text, field: "credentialID")
             },
-            sessionID: wire.sessionID)
+            sessionID: wire.sessionID, actor: wire.actor, reason: wire.reason)
     }
 }
 

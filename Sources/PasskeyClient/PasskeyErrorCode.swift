@@ -51,4 +51,7 @@ public struct PasskeyErrorCode: RawRepresentable, Sendable, Hashable, CustomStri
     public static let webhooksUnavailable = Self(.webhooksUnavailable)
     /// (v4) An operator's role does not allow the endpoint.
     public static let forbidden = Self(.forbidden)
+    /// (v4) The support desk locked the account: the credential was right, but no sign-in until
+    /// it is unlocked.
+    public static let accountLocked = Self(.accountLocked)
 }

@@ -15,11 +15,14 @@ package struct AccountEvent: Hashable, Sendable {
     package let accountID: AccountID
     package let activity: AccountActivity
     package let occurredAt: Date
-    /// The resolved client address (`TRUSTED_PROXIES`), or `command line`.
-    package let clientAddress: String
+    /// The resolved client address (`TRUSTED_PROXIES`), or `command line`; (v4) nil for an
+    /// operator's action (the user sees who, not from where).
+    package let clientAddress: String?
     /// The request's `User-Agent`, at most 256 Unicode scalars (code points, what the column's
-    /// `char_length` counts); empty when it sent none.
-    package let userAgent: String
+    /// `char_length` counts); empty when it sent none; (v4) nil for an operator's action.
+    package let userAgent: String?
+    /// (v4) The operator who did it (the support desk); nil when the user did.
+    package let actor: SupportAgentName?
     /// For a sign-in, the session it created; otherwise the session that made the change (nil
     /// for changes made without one: the command line, a failed sign-in, an email verification
     /// by sign-up code).
@@ -36,6 +39,7 @@ package struct AccountEvent: Hashable, Sendable {
         self.activity = activity
         self.occurredAt = occurredAt
         self.clientAddress = clientAddress
+        self.actor = nil
         // Cut by Unicode scalars, not by characters: a character of many combining marks counts
         // as one `Character` but as each of its scalars in the column, and a cut by characters let
         // an event overflow the column (security round 4, finding 6).
@@ -46,6 +50,36 @@ package struct AccountEvent: Hashable, Sendable {
             agent.utf8.count <= Self.maximumUserAgentLength
             ? agent : String(String.UnicodeScalarView(agent.unicodeScalars.prefix(Self.maximumUserAgentLength)))
         self.sessionID = sessionID
+    }
+
+    /// (v4) An operator's action on the account: no client address, user agent or session.
+    package init(
+        id: AccountEventID, accountID: AccountID, activity: AccountActivity, occurredAt: Date,
+        actor: SupportAgentName
+    ) {
+        self.id = id
+        self.accountID = accountID
+        self.activity = activity
+        self.occurredAt = occurredAt
+        self.clientAddress = nil
+        self.userAgent = nil
+        self.actor = actor
+        self.sessionID = nil
+    }
+
+    /// An event read back from the log, as it was written.
+    package init(
+        id: AccountEventID, accountID: AccountID, activity: AccountActivity, occurredAt: Date,
+        clientAddress: String?, userAgent: String?, sessionID: SessionID?, actor: SupportAgentName?
+    ) {
+        self.id = id
+        self.accountID = accountID
+        self.activity = activity
+        self.occurredAt = occurredAt
+        self.clientAddress = clientAddress
+        self.userAgent = userAgent
+        self.sessionID = sessionID
+        self.actor = actor
     }
 
     package var kind: AccountActivity.Kind { activity.kind }
@@ -73,6 +107,10 @@ package enum AccountActivity: Hashable, Sendable {
     /// (v4) The session signed itself out (`DELETE /v1/sessions/current`); ending one's own
     /// session by its ID stays `sessionsEnded(.one)`.
     case signedOut
+    /// (v4) The support desk locked the account; `reason` is shown to the user.
+    case accountLocked(reason: LockReason)
+    /// (v4) The support desk unlocked the account.
+    case accountUnlocked
     /// (v4) Webhook only (never in the activity, which goes with the account): the account was
     /// deleted.
     case accountDeleted
@@ -97,6 +135,8 @@ package enum AccountActivity: Hashable, Sendable {
         case recoveryCodeIssued = "recovery-code.issued"
         case sessionsEnded = "sessions.ended"
         case signedOut = "signed-out"
+        case accountLocked = "account.locked"
+        case accountUnlocked = "account.unlocked"
         case accountDeleted = "account.deleted"
         case stageChanged = "stage.changed"
 
@@ -121,6 +161,8 @@ package enum AccountActivity: Hashable, Sendable {
         case .recoveryCodeIssued: .recoveryCodeIssued
         case .sessionsEnded: .sessionsEnded
         case .signedOut: .signedOut
+        case .accountLocked: .accountLocked
+        case .accountUnlocked: .accountUnlocked
         case .accountDeleted: .accountDeleted
         case .stageChanged: .stageChanged
         }
@@ -136,9 +178,15 @@ package enum AccountActivity: Hashable, Sendable {
         case .recoveryCodeIssued(let issuer): issuer?.value
         case .sessionsEnded(let scope): scope.rawValue
         case .emailVerified, .emailChanged, .accountReclaimed, .passkeyRenamed, .passkeyDeleted, .passwordSet,
-            .passwordRemoved, .recoveryCodesCreated, .signedOut, .accountDeleted, .stageChanged:
+            .passwordRemoved, .recoveryCodesCreated, .signedOut, .accountLocked, .accountUnlocked, .accountDeleted,
+            .stageChanged:
             nil
         }
+    }
+
+    /// (v4) The `reason` column and wire value: the lock's reason, for `account.locked`.
+    package var reason: LockReason? {
+        if case .accountLocked(let reason) = self { reason } else { nil }
     }
 
     /// The passkey concerned, for the kinds that name one.
@@ -158,7 +206,7 @@ package enum AccountActivity: Hashable, Sendable {
 
     /// Rebuilds the activity from its columns; nil when they do not fit together (a row this
     /// version did not write).
-    package init?(kind: Kind, method: String?, credentialID: CredentialID?) {
+    package init?(kind: Kind, method: String?, credentialID: CredentialID?, reason: String? = nil) {
         switch kind {
         case .accountCreated:
             guard let method = method.flatMap(AccountCreationMethod.init(rawValue:)) else { return nil }
@@ -197,6 +245,10 @@ package enum AccountActivity: Hashable, Sendable {
             guard let scope = method.flatMap(SessionsEndedScope.init(rawValue:)) else { return nil }
             self = .sessionsEnded(scope)
         case .signedOut: self = .signedOut
+        case .accountLocked:
+            guard let reason = reason.flatMap(LockReason.init) else { return nil }
+            self = .accountLocked(reason: reason)
+        case .accountUnlocked: self = .accountUnlocked
         case .accountDeleted: self = .accountDeleted
         // Its stages are not columns of the activity: it is never read back from there.
         case .stageChanged: return nil
@@ -231,10 +283,12 @@ package enum PasskeyAdditionMethod: String, Hashable, Sendable, CaseIterable {
     case signUp = "sign-up"
 }
 
-/// Which sessions the user ended (`sessions.ended`).
+/// Which sessions the user ended (`sessions.ended`), or (v4) that the support desk did.
 package enum SessionsEndedScope: String, Hashable, Sendable, CaseIterable {
     /// One named session.
     case one
     /// Every session but the one making the request ("this wasn't me").
     case others
+    /// (v4) Every session, by an operator (`DELETE /v1/operator/accounts/{accountID}/sessions`).
+    case support
 }

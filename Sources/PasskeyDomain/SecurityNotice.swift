@@ -18,6 +18,20 @@ package struct SecurityNotice: Hashable, Sendable {
         /// must not learn where the account's mail goes now: security round 4, finding 10).
         case emailChanged
         case accountDeleted
+        /// (v4) Support desk actions (spec v4, "Support desk"): the notice says the support desk
+        /// did it, and neither names the operator nor gives the lock's reason.
+        case accountLocked
+        case accountUnlocked
+        case sessionsEndedBySupport
+        case passkeyDeletedBySupport
+
+        /// Whether the support desk did it (the notice's "From" is the desk, not an address).
+        package var isSupportAction: Bool {
+            switch self {
+            case .accountLocked, .accountUnlocked, .sessionsEndedBySupport, .passkeyDeletedBySupport: true
+            default: false
+            }
+        }
     }
 
     package enum RecoveryMethod: String, Hashable, Sendable {
@@ -29,10 +43,10 @@ package struct SecurityNotice: Hashable, Sendable {
     package let kind: Kind
     package let occurredAt: Date
     /// The resolved client address of the request (`TRUSTED_PROXIES`), or `command line` for a
-    /// change made with the `passkey-server` command.
-    package let clientAddress: String
+    /// change made with the `passkey-server` command; (v4) nil for an operator's action.
+    package let clientAddress: String?
 
-    package init(kind: Kind, occurredAt: Date, clientAddress: String) {
+    package init(kind: Kind, occurredAt: Date, clientAddress: String?) {
         self.kind = kind
         self.occurredAt = occurredAt
         self.clientAddress = clientAddress

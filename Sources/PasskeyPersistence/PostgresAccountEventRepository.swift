@@ -55,7 +55,7 @@ package struct PostgresAccountEventRepository: AccountEventRepository {
     static let latest: Int64 = 253_402_214_400_000_000
 
     static let columns: StaticString =
-        "id, kind, occurred_at, client_address, user_agent, method, credential_id, session_id"
+        "id, kind, occurred_at, client_address, user_agent, method, credential_id, session_id, actor, reason"
 
     /// Rebuilds one row by its column names; a row this version would not have written (an
     /// unknown kind, a method or credential that does not fit it) is a decoding error.
@@ -71,15 +71,18 @@ package struct PostgresAccountEventRepository: AccountEventRepository {
         }
         guard
             let activity = AccountActivity(
-                kind: kind, method: try row.decode(String?.self, column: "method"), credentialID: credentialID)
+                kind: kind, method: try row.decode(String?.self, column: "method"), credentialID: credentialID,
+                reason: try row.decode(String?.self, column: "reason"))
         else {
             throw PostgresError(
                 kind: .decoding, column: "method", diagnostic: "method or credential does not fit \(kind.rawValue)")
         }
         return AccountEvent(
             id: AccountEventID(try row.decode(column: "id")), accountID: accountID, activity: activity,
-            occurredAt: try row.decode(column: "occurred_at"), clientAddress: try row.decode(column: "client_address"),
-            userAgent: try row.decode(String.self, column: "user_agent"),
-            sessionID: try row.decode(UUID?.self, column: "session_id").map(SessionID.init))
+            occurredAt: try row.decode(column: "occurred_at"),
+            clientAddress: try row.decode(String?.self, column: "client_address"),
+            userAgent: try row.decode(String?.self, column: "user_agent"),
+            sessionID: try row.decode(UUID?.self, column: "session_id").map(SessionID.init),
+            actor: try row.decode(String?.self, column: "actor").flatMap(SupportAgentName.init))
     }
 }

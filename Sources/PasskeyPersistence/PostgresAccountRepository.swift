@@ -15,7 +15,7 @@ package struct PostgresAccountRepository: AccountRepository {
             let result = try await connection.query(
                 """
                 SELECT \(unescaped: AccountRow.columns), p.password_hash, p.created_at AS password_created_at,
-                       p.updated_at AS password_updated_at
+                       p.updated_at AS password_updated_at, a.locked_at IS NOT NULL AS locked
                 FROM account_emails e
                 JOIN accounts a ON a.id = e.account_id
                 JOIN password_credentials p ON p.account_id = a.id
@@ -28,7 +28,8 @@ package struct PostgresAccountRepository: AccountRepository {
                 credential: PasswordCredential(
                     accountID: account.id, passwordHash: try row.decode(column: "password_hash"),
                     createdAt: try row.decode(column: "password_created_at"),
-                    updatedAt: try row.decode(column: "password_updated_at")))
+                    updatedAt: try row.decode(column: "password_updated_at")),
+                isLocked: try row.decode(column: "locked"))
         }
     }
 

@@ -13,7 +13,7 @@ package struct PostgresEventLogRepository: EventLogRepository {
 
     static let columns: StaticString = """
         written_by::text AS written_by, position, id, account_id, kind, occurred_at, client_address, user_agent,
-        method, credential_id, session_id, actor, stage_from, stage_to
+        method, credential_id, session_id, actor, reason, stage_from, stage_to
         """
 
     /// One range scan of the primary key, (written_by, position).
@@ -63,10 +63,13 @@ package struct PostgresEventLogRepository: EventLogRepository {
             id: AccountEventID(try row.decode(column: "id")),
             accountID: AccountID(try row.decode(column: "account_id")),
             kind: try row.decode(column: "kind"), occurredAt: try row.decode(column: "occurred_at"),
-            clientAddress: try row.decode(column: "client_address"), userAgent: try row.decode(column: "user_agent"),
+            clientAddress: try row.decode(String?.self, column: "client_address"),
+            userAgent: try row.decode(String?.self, column: "user_agent"),
             method: try row.decode(String?.self, column: "method"), credentialID: credentialID,
             sessionID: try row.decode(UUID?.self, column: "session_id").map(SessionID.init),
-            actor: try row.decode(String?.self, column: "actor"), stageChange: stageChange,
+            actor: try row.decode(String?.self, column: "actor"),
+            reason: try row.decode(String?.self, column: "reason"),
+            stageChange: stageChange,
             cursor: EventLogCursor(transaction: transaction, position: try row.decode(column: "position")))
     }
 }

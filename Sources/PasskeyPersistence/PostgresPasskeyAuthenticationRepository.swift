@@ -38,7 +38,8 @@ package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRep
             let result = try await connection.query(
                 """
                 SELECT c.challenge, c.expires_at AS challenge_expires_at, c.consumed_at AS challenge_consumed_at,
-                       \(unescaped: AccountRow.columns), \(unescaped: PasskeyCredentialRow.columns)
+                       \(unescaped: AccountRow.columns), a.locked_at IS NOT NULL AS account_locked,
+                       \(unescaped: PasskeyCredentialRow.columns)
                 FROM (SELECT 1) AS one
                 LEFT JOIN passkey_authentication_challenges c
                        ON c.id = \(id.uuid) AND c.consumed_at IS NULL AND c.expires_at > \(now)
@@ -57,7 +58,9 @@ package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRep
             }
             let account = try AccountRow.decodeIfPresent(row)
             let credential = try PasskeyCredentialRow.decodeIfPresent(row)
-            return AssertionContext(challenge: challenge, credential: credential, account: account)
+            return AssertionContext(
+                challenge: challenge, credential: credential, account: account,
+                accountLocked: try row.decode(Bool?.self, column: "account_locked") ?? false)
         }
     }
 
@@ -98,21 +101,29 @@ package struct PostgresPasskeyAuthenticationRepository: PasskeyAuthenticationRep
                     WHERE credential_id = \(bytes: credentialID.bytes) AND sign_count = \(Int64(expectedSignCount))
                       AND EXISTS (SELECT 1 FROM c)
                     RETURNING account_id
+                ), a AS (
+                    SELECT a.id AS account_id FROM accounts a JOIN u ON u.account_id = a.id
+                    WHERE a.locked_at IS NULL
+                    FOR KEY SHARE OF a
                 ), s AS (
                     INSERT INTO authentication_sessions
                         (id, account_id, token_digest, method, credential_id, created_at, expires_at, user_verified)
-                    SELECT \(s.id.uuid), u.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue),
+                    SELECT \(s.id.uuid), a.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue),
                            \(bytes: credentialID.bytes), \(s.createdAt), \(s.expiresAt), \(s.userVerified)
-                    FROM u
+                    FROM a
                     RETURNING id, account_id
                 ), \(fragment: AccountEventStatement.ctes(event, from: "s"))
-                SELECT EXISTS (SELECT 1 FROM c) AS consumed, EXISTS (SELECT 1 FROM s) AS recorded
+                SELECT EXISTS (SELECT 1 FROM c) AS consumed, EXISTS (SELECT 1 FROM u) AS counted,
+                       EXISTS (SELECT 1 FROM s) AS recorded
                 """)
             guard let row = result.first else {
                 throw PostgresError(kind: .decoding, diagnostic: "recordAssertion returned no row")
             }
             guard try row.decode(Bool.self, column: "consumed") else { return .challengeUnavailable }
-            return try row.decode(Bool.self, column: "recorded") ? .recorded : .staleCounter
+            if try row.decode(Bool.self, column: "recorded") { return .recorded }
+            // (v4) The counter moved but the account's row, read `FOR KEY SHARE` after any lock
+            // being written committed, is locked: no session (spec v4, "Support desk").
+            return try row.decode(Bool.self, column: "counted") ? .accountLocked : .staleCounter
         }
     }
 }

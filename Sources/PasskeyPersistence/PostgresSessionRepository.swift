@@ -17,7 +17,7 @@ package struct PostgresSessionRepository: SessionRepository {
 
     package func createSession(
         _ s: AuthenticationSession, event: AccountEvent, whilePasswordHashIs passwordHash: String
-    ) async throws(RepositoryError) -> Bool {
+    ) async throws(RepositoryError) -> PasswordSessionCreation {
         try await pool.run { connection async throws(PostgresError) in
             // One statement, one commit: the session and its sign-in event exist together or not
             // at all (the sign-in's hot path; docs/architecture.md, "The unit of work"), and only
@@ -25,26 +25,35 @@ package struct PostgresSessionRepository: SessionRepository {
             // of the password that is under way wait for this statement's commit or this
             // statement wait for the change's: the take-back and `PUT /v1/account/password` then
             // revoke this session in their next statement, or this finds no password and writes
-            // nothing (security round 4, finding 1).
-            try await connection.query(
+            // nothing (security round 4, finding 1). (v4) The account's row, `FOR KEY SHARE`, the
+            // same way against a lock by the support desk (`FOR UPDATE`): a lock that committed
+            // first is seen (no session), one that comes after ends this session.
+            let row = try await connection.query(
                 """
                 WITH p AS (
                     SELECT account_id FROM password_credentials
                     WHERE account_id = \(s.accountID.uuid) AND password_hash = \(passwordHash)
                     FOR SHARE
+                ), a AS (
+                    SELECT a.id AS account_id, a.locked_at IS NOT NULL AS locked
+                    FROM accounts a JOIN p ON p.account_id = a.id
+                    FOR KEY SHARE OF a
                 ), s AS (
                     INSERT INTO authentication_sessions
                         (id, account_id, token_digest, method, credential_id, created_at, expires_at, revoked_at,
                          user_verified)
-                    SELECT \(s.id.uuid), p.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue),
+                    SELECT \(s.id.uuid), a.account_id, \(bytes: s.tokenDigest), \(s.method.rawValue),
                            \(s.credentialID.map { PostgresBytes($0.bytes) }), \(s.createdAt), \(s.expiresAt),
                            \(s.revokedAt), \(s.userVerified)
-                    FROM p
+                    FROM a WHERE NOT a.locked
                     RETURNING account_id
                 ), \(fragment: AccountEventStatement.ctes(event, from: "s"))
-                SELECT EXISTS (SELECT 1 FROM s) AS created
+                SELECT EXISTS (SELECT 1 FROM s) AS created, EXISTS (SELECT 1 FROM a WHERE a.locked) AS locked
                 """
-            ).first?.decode(Bool.self, column: "created") ?? false
+            ).first
+            guard let row else { return .passwordChanged }
+            if try row.decode(Bool.self, column: "created") { return .created }
+            return try row.decode(Bool.self, column: "locked") ? .accountLocked : .passwordChanged
         }
     }
 

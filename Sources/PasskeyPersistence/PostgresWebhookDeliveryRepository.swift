@@ -62,7 +62,7 @@ package struct PostgresWebhookDeliveryRepository: WebhookDeliveryRepository {
                 RETURNING d.webhook_id, d.attempts, w.url, w.secret,
                     CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END AS previous_secret,
                     ev.written_by::text AS written_by, ev.position, ev.id, ev.account_id, ev.kind, ev.occurred_at,
-                    ev.client_address, ev.user_agent, ev.method, ev.credential_id, ev.session_id, ev.actor,
+                    ev.client_address, ev.user_agent, ev.method, ev.credential_id, ev.session_id, ev.actor, ev.reason,
                     ev.stage_from, ev.stage_to
                 """)
             return try result.rows.map { (row: PostgresRow) throws(PostgresError) -> ClaimedWebhookDelivery in

@@ -77,6 +77,11 @@ final class PasskeyServerApp: Sendable {
         let operators = useCases.operatorAuthorization
         OperatorAdoptionController(figures: useCases.adoptionFigures, authorization: operators).register(in: &routes)
         OperatorEventsController(feed: useCases.eventFeed, authorization: operators).register(in: &routes)
+        OperatorAccountsController(
+            lookup: useCases.supportAccountLookup, locking: useCases.accountLock,
+            actions: useCases.supportAccountActions, recoveryCode: useCases.operatorRecoveryCode,
+            authorization: operators
+        ).register(in: &routes)
         OperatorWebhooksController(
             registration: useCases.webhookRegistration, list: useCases.webhookList, removal: useCases.webhookRemoval,
             rotation: useCases.webhookSecretRotation, authorization: operators

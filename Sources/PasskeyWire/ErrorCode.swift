@@ -38,4 +38,7 @@ public enum ErrorCode: String, Codable, Sendable, Hashable, CaseIterable {
     case webhooksUnavailable = "webhooks-unavailable"
     /// (v4) A known operator whose role does not allow the endpoint (403).
     case forbidden = "forbidden"
+    /// (v4) The account is locked by the support desk: a sign-in with the right credential (403),
+    /// or locking it again (409).
+    case accountLocked = "account-locked"
 }

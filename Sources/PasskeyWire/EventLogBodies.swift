@@ -21,19 +21,22 @@ public struct EventDataBody: Codable, Sendable, Hashable {
     public let eventID: String
     public let kind: String
     public let occurredAt: Date
-    public let clientAddress: String
-    public let userAgent: String
+    public let clientAddress: String?
+    public let userAgent: String?
     public let method: String?
     public let credentialID: String?
     public let sessionID: String?
     public let accountID: String
     public let actor: String?
+    /// `account.locked`: the lock's reason; else null.
+    public let reason: String?
     public let from: String?
     public let to: String?
 
     public init(
-        eventID: String, kind: String, occurredAt: Date, clientAddress: String, userAgent: String, method: String?,
-        credentialID: String?, sessionID: String?, accountID: String, actor: String?, from: String?, to: String?
+        eventID: String, kind: String, occurredAt: Date, clientAddress: String?, userAgent: String?, method: String?,
+        credentialID: String?, sessionID: String?, accountID: String, actor: String?, reason: String? = nil,
+        from: String?, to: String?
     ) {
         self.eventID = eventID
         self.kind = kind
@@ -45,13 +48,14 @@ public struct EventDataBody: Codable, Sendable, Hashable {
         self.sessionID = sessionID
         self.accountID = accountID
         self.actor = actor
+        self.reason = reason
         self.from = from
         self.to = to
     }
 
     enum CodingKeys: String, CodingKey {
         case eventID, kind, occurredAt, clientAddress, userAgent, method, credentialID, sessionID, accountID, actor
-        case from, to
+        case reason, from, to
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -66,6 +70,7 @@ public struct EventDataBody: Codable, Sendable, Hashable {
         try container.encodeIfPresent(sessionID, forKey: .sessionID)
         try container.encode(accountID, forKey: .accountID)
         try container.encode(actor, forKey: .actor)
+        try container.encode(reason, forKey: .reason)
         try container.encodeIfPresent(from, forKey: .from)
         try container.encodeIfPresent(to, forKey: .to)
     }

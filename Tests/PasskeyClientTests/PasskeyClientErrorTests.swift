@@ -155,6 +155,7 @@ import Testing
             .lastCredential, .passkeyNotYetUsed, .notFound, .methodNotAllowed, .payloadTooLarge, .serviceUnavailable,
             .internal, .reauthenticationRequired, .recoveryNotSetUp, .passkeyLimitReached, .invalidCode,
             .emailAlreadyVerified, .mailUnavailable, .tokensUnavailable, .webhooksUnavailable, .forbidden,
+            .accountLocked,
         ]
         #expect(Set(constants.map(\.rawValue)) == Set(ErrorCode.allCases.map(\.rawValue)))
         #expect(constants.count == ErrorCode.allCases.count)

@@ -11,12 +11,13 @@ import Testing
             clientAddress: "192.0.2.1", userAgent: userAgent, sessionID: nil)
     }
 
-    @Test func combiningMarksAreCountedOneByOne() {
+    @Test func combiningMarksAreCountedOneByOne() throws {
         let marks = "e" + String(repeating: "\u{0301}", count: 299)
         #expect(marks.count == 1)
         let event = Self.event(userAgent: marks)
-        #expect(event.userAgent.unicodeScalars.count == AccountEvent.maximumUserAgentLength)
-        #expect(marks.unicodeScalars.starts(with: event.userAgent.unicodeScalars))
+        let agent = try #require(event.userAgent)
+        #expect(agent.unicodeScalars.count == AccountEvent.maximumUserAgentLength)
+        #expect(marks.unicodeScalars.starts(with: agent.unicodeScalars))
     }
 
     @Test func shortAgentsAreKeptAndNoneIsEmpty() {
@@ -24,5 +25,16 @@ import Testing
         #expect(Self.event(userAgent: nil).userAgent == "")
         let long = String(repeating: "x", count: 300)
         #expect(Self.event(userAgent: long).userAgent == String(repeating: "x", count: 256))
+    }
+
+    /// (v4) An operator's action: who, not from where.
+    @Test func anOperatorsActionHasNoAddressOrAgent() {
+        let event = AccountEvent(
+            id: AccountEventID(), accountID: AccountID(), activity: .accountUnlocked, occurredAt: Date(),
+            actor: SupportAgentName("Ann")!)
+        #expect(event.clientAddress == nil)
+        #expect(event.userAgent == nil)
+        #expect(event.sessionID == nil)
+        #expect(event.actor?.value == "Ann")
     }
 }

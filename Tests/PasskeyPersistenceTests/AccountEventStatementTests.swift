@@ -30,7 +30,7 @@ import Testing
         let event = Self.event(account, .signIn(.password, credentialID: nil), session: session.id)
         #expect(
             try await repos.sessions.createSession(
-                session, event: event, whilePasswordHashIs: Repositories.passwordHash))
+                session, event: event, whilePasswordHashIs: Repositories.passwordHash) == .created)
         return event
     }
 

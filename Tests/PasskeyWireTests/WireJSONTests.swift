@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func problemsCarryTheContractsCodes() throws {
-        #expect(ErrorCode.allCases.count == 30)
+        #expect(ErrorCode.allCases.count == 31)
         let problem = ProblemDetails(title: "Bad Request", status: 400, detail: "x", code: .challengeUnavailable)
         let decoded = try WireJSON.decode(ProblemDetails.self, from: try WireJSON.encode(problem))
         #expect(decoded.errorCode == .challengeUnavailable)

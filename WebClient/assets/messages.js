@@ -36,6 +36,7 @@ const CODES = {
   "tokens-unavailable": "This server does not issue tokens for other services.",
   "webhooks-unavailable": "This server cannot store webhook secrets (DATA_ENCRYPTION_KEY is not set).",
   forbidden: "Your operator role does not allow this.",
+  "account-locked": "This account is locked by the support desk. Contact support to unlock it.",
   "not-found": "That no longer exists. The page has been refreshed.",
   "method-not-allowed": "The server does not support this action.",
   "payload-too-large": "That is too much data to send.",

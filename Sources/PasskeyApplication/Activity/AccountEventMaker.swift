@@ -47,6 +47,14 @@ package struct AccountEventMaker: Sendable {
             clientAddress: origin.clientAddress, userAgent: origin.userAgent, sessionID: sessionID)
     }
 
+    /// (v4) The event of an operator's action on `accountID` at `date`: `actor` is the operator,
+    /// and there is no client address, user agent or session.
+    package func event(_ activity: AccountActivity, accountID: AccountID, at date: Date, by actor: SupportAgentName)
+        -> AccountEvent
+    {
+        AccountEvent(id: makeID(at: date), accountID: accountID, activity: activity, occurredAt: date, actor: actor)
+    }
+
     /// The event of `activity` for an account the repository finds (by email address).
     package func pending(_ activity: AccountActivity, sessionID: SessionID?, at date: Date, from origin: RequestOrigin)
         -> PendingAccountEvent

@@ -42,7 +42,7 @@ enum EnglishMailWording {
         return MailText(subject: subject, body: body + "\n")
     }
 
-    static func notice(_ notice: SecurityNotice, clientAddress: String, service: String) -> MailText {
+    static func notice(_ notice: SecurityNotice, clientAddress: String?, service: String) -> MailText {
         let (subject, happened) = what(notice.kind, service: service)
         let advice: String
         switch notice.kind {
@@ -56,6 +56,12 @@ enum EnglishMailWording {
                 If this was not you, contact \(service) support at once: mail about the
                 account no longer comes to this address.
                 """
+        case _ where notice.kind.isSupportAction:
+            advice = """
+                If you did not ask the \(service) support desk for this, contact \(service)
+                support at once, by the contact details on the \(service) website (not
+                by replying to this mail).
+                """
         default:
             advice = """
                 If this was not you, sign in to \(service) now, end the other sessions
@@ -66,7 +72,7 @@ enum EnglishMailWording {
             \(happened)
 
             When: \(MailTimestamp.format(notice.occurredAt))
-            From: \(clientAddress)
+            From: \(clientAddress ?? "the \(service) support desk")
 
             If this was you, there is nothing to do.
             \(advice)
@@ -119,6 +125,26 @@ enum EnglishMailWording {
             )
         case .accountDeleted:
             ("your account was deleted", "Your \(service) account was deleted, with its passkeys and password.")
+        case .accountLocked:
+            (
+                "support locked your account",
+                "The \(service) support desk locked your account: nobody can sign in to it\nuntil the desk unlocks it, and every session of it was ended."
+            )
+        case .accountUnlocked:
+            (
+                "support unlocked your account",
+                "The \(service) support desk unlocked your account: you can sign in again."
+            )
+        case .sessionsEndedBySupport:
+            (
+                "support signed out your sessions",
+                "The \(service) support desk ended every session of your account: each device\nhas to sign in again."
+            )
+        case .passkeyDeletedBySupport:
+            (
+                "support deleted a passkey",
+                "The \(service) support desk deleted a passkey from your account, and ended\nthe sessions it had signed in."
+            )
         }
     }
 }

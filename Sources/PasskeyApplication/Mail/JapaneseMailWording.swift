@@ -43,7 +43,7 @@ enum JapaneseMailWording {
         return MailText(subject: subject, body: body + "\n")
     }
 
-    static func notice(_ notice: SecurityNotice, clientAddress: String, service: String) -> MailText {
+    static func notice(_ notice: SecurityNotice, clientAddress: String?, service: String) -> MailText {
         let (subject, happened) = what(notice.kind, service: service)
         let advice: String
         switch notice.kind {
@@ -57,6 +57,12 @@ enum JapaneseMailWording {
                 お心当たりがない場合は、すぐに \(service) のサポートへご連絡ください。
                 今後、アカウントに関するメールはこのアドレスには届きません。
                 """
+        case _ where notice.kind.isSupportAction:
+            advice = """
+                サポート窓口へのご依頼にお心当たりがない場合は、\(service) の
+                ウェブサイトに記載の連絡先から、すぐにサポートへご連絡ください
+                （このメールへの返信ではなく）。
+                """
         default:
             advice = """
                 お心当たりがない場合は、すぐに \(service) にサインインして
@@ -68,7 +74,7 @@ enum JapaneseMailWording {
             \(happened)
 
             日時: \(MailTimestamp.format(notice.occurredAt))
-            接続元: \(clientAddress)
+            接続元: \(clientAddress ?? "\(service) のサポート窓口")
 
             ご自身による操作であれば、対応は不要です。
             \(advice)
@@ -121,6 +127,26 @@ enum JapaneseMailWording {
             )
         case .accountDeleted:
             ("アカウントが削除されました", "\(service) のアカウントが、パスキーとパスワードとともに削除されました。")
+        case .accountLocked:
+            (
+                "サポートがアカウントをロックしました",
+                "\(service) のサポート窓口が、あなたのアカウントをロックしました。\nロックが解除されるまでサインインできず、すべてのセッションは終了しました。"
+            )
+        case .accountUnlocked:
+            (
+                "サポートがアカウントのロックを解除しました",
+                "\(service) のサポート窓口が、あなたのアカウントのロックを解除しました。\nふたたびサインインできます。"
+            )
+        case .sessionsEndedBySupport:
+            (
+                "サポートがセッションを終了しました",
+                "\(service) のサポート窓口が、あなたのアカウントのすべてのセッションを\n終了しました。各デバイスで再度サインインが必要です。"
+            )
+        case .passkeyDeletedBySupport:
+            (
+                "サポートがパスキーを削除しました",
+                "\(service) のサポート窓口が、あなたのアカウントからパスキーを削除し、\nそのパスキーでサインインしたセッションを終了しました。"
+            )
         }
     }
 }

@@ -34,7 +34,7 @@ package struct MailComposer: Sendable {
     package func notice(id: UUID, _ notice: SecurityNotice, to recipient: EmailAddress, language: MailLanguage)
         -> OutgoingMail
     {
-        let address = Self.printable(notice.clientAddress)
+        let address = notice.clientAddress.map { Self.printable($0) }
         let text: MailText
         switch language {
         case .english: text = EnglishMailWording.notice(notice, clientAddress: address, service: service)

@@ -35,12 +35,22 @@ package struct SecurityNotifier: Sendable {
         return notice(kind, at: date, from: origin)?.mail(to: recipient.email, language: recipient.language)
     }
 
-    /// The notice of a change of `kind` at `date` from `origin`, or nil when notices are off.
-    package func notice(_ kind: SecurityNotice.Kind, at date: Date, from origin: RequestOrigin) -> PendingNotice? {
+    /// (v4) The notice of an operator's action of `kind` on `account` at `date` (from the support
+    /// desk, no address); nil as `mail(_:for:at:from:)`.
+    package func supportMail(_ kind: SecurityNotice.Kind, for account: AccountSnapshot, at date: Date)
+        -> OutgoingMail?
+    {
+        guard let recipient = account.noticeRecipient else { return nil }
+        return notice(kind, at: date, from: nil)?.mail(to: recipient.email, language: recipient.language)
+    }
+
+    /// The notice of a change of `kind` at `date` from `origin` (nil: the support desk), or nil
+    /// when notices are off.
+    package func notice(_ kind: SecurityNotice.Kind, at date: Date, from origin: RequestOrigin?) -> PendingNotice? {
         guard enabled, let random else { return nil }
         return PendingNotice(
             id: random.uuid(),
-            notice: SecurityNotice(kind: kind, occurredAt: date, clientAddress: origin.clientAddress),
+            notice: SecurityNotice(kind: kind, occurredAt: date, clientAddress: origin?.clientAddress),
             composer: composer)
     }
 }

@@ -29,10 +29,13 @@ package struct AccountSummary: Hashable, Sendable {
 package struct PasswordAccount: Hashable, Sendable {
     package let account: Account
     package let credential: PasswordCredential
+    /// (v4) Whether the support desk had locked the account when it was read.
+    package let isLocked: Bool
 
-    package init(account: Account, credential: PasswordCredential) {
+    package init(account: Account, credential: PasswordCredential, isLocked: Bool = false) {
         self.account = account
         self.credential = credential
+        self.isLocked = isLocked
     }
 }
 

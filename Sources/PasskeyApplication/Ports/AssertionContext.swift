@@ -9,10 +9,16 @@ package struct AssertionContext: Sendable {
     package let credential: PasskeyCredential?
     /// The account owning the credential.
     package let account: Account?
+    /// (v4) Whether the account was locked by the support desk when read.
+    package let accountLocked: Bool
 
-    package init(challenge: PasskeyAuthenticationChallenge?, credential: PasskeyCredential?, account: Account?) {
+    package init(
+        challenge: PasskeyAuthenticationChallenge?, credential: PasskeyCredential?, account: Account?,
+        accountLocked: Bool = false
+    ) {
         self.challenge = challenge
         self.credential = credential
         self.account = account
+        self.accountLocked = accountLocked
     }
 }

@@ -11,4 +11,6 @@ package enum RecoveryCodeRedemption: Hashable, Sendable {
     /// No such code: unknown email, wrong, expired, or used longer ago than the window. Nothing
     /// changed.
     case notFound
+    /// (v4) The right, unused code of an account the support desk locked. Nothing changed.
+    case accountLocked
 }

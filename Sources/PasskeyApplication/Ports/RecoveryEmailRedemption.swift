@@ -10,4 +10,6 @@ package enum RecoveryEmailRedemption: Hashable, Sendable {
     case invalid
     /// The code another use consumed just before this one arrived (a double submit). Nothing changed.
     case usedJustNow
+    /// (v4) The right code of an account the support desk locked: not used. Nothing changed.
+    case accountLocked
 }

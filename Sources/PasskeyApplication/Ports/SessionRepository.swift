@@ -12,6 +12,15 @@ package struct ActiveSession: Hashable, Sendable {
     }
 }
 
+/// What `createSession(_:event:whilePasswordHashIs:)` came to.
+package enum PasswordSessionCreation: Hashable, Sendable {
+    case created
+    /// The password was changed or removed since it verified: nothing written.
+    case passwordChanged
+    /// (v4) The account is locked: nothing written.
+    case accountLocked
+}
+
 /// Authentication sessions (bearer tokens are stored as SHA-256 digests only).
 package protocol SessionRepository: Sendable {
     func createSession(_ session: AuthenticationSession) async throws(RepositoryError)
@@ -24,8 +33,10 @@ package protocol SessionRepository: Sendable {
     /// that committed meanwhile is never followed by a session of the old one (security round 4,
     /// finding 1). A change that is still running when this arrives makes it wait, and then
     /// revokes what it finds.
+    /// (v4) `.accountLocked`, and nothing written, when the support desk locked the account:
+    /// its row is read `FOR KEY SHARE` in the statement, after a lock being written commits.
     func createSession(_ session: AuthenticationSession, event: AccountEvent, whilePasswordHashIs passwordHash: String)
-        async throws(RepositoryError) -> Bool
+        async throws(RepositoryError) -> PasswordSessionCreation
 
     /// The session with this token digest if it is neither revoked nor expired at `now`.
     func activeSession(tokenDigest: [UInt8], now: Date) async throws(RepositoryError) -> ActiveSession?

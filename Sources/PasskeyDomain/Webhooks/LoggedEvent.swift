@@ -44,19 +44,23 @@ package struct LoggedEvent: Hashable, Sendable {
     /// The kind: an activity kind, or a webhook-only one (`stage.changed`, `account.deleted`).
     package let kind: String
     package let occurredAt: Date
-    package let clientAddress: String
-    package let userAgent: String
+    /// Nil for an operator's action (as `userAgent`).
+    package let clientAddress: String?
+    package let userAgent: String?
     package let method: String?
     package let credentialID: CredentialID?
     package let sessionID: SessionID?
     /// The operator who did it; nil when the user did.
     package let actor: String?
+    /// `account.locked`: the lock's reason.
+    package let reason: String?
     package let stageChange: (from: MigrationStage, to: MigrationStage)?
     package let cursor: EventLogCursor
 
     package init(
-        id: AccountEventID, accountID: AccountID, kind: String, occurredAt: Date, clientAddress: String,
-        userAgent: String, method: String?, credentialID: CredentialID?, sessionID: SessionID?, actor: String?,
+        id: AccountEventID, accountID: AccountID, kind: String, occurredAt: Date, clientAddress: String?,
+        userAgent: String?, method: String?, credentialID: CredentialID?, sessionID: SessionID?, actor: String?,
+        reason: String? = nil,
         stageChange: (from: MigrationStage, to: MigrationStage)?, cursor: EventLogCursor
     ) {
         self.id = id
@@ -69,6 +73,7 @@ package struct LoggedEvent: Hashable, Sendable {
         self.credentialID = credentialID
         self.sessionID = sessionID
         self.actor = actor
+        self.reason = reason
         self.stageChange = stageChange
         self.cursor = cursor
     }
@@ -77,6 +82,7 @@ package struct LoggedEvent: Hashable, Sendable {
         a.id == b.id && a.accountID == b.accountID && a.kind == b.kind && a.occurredAt == b.occurredAt
             && a.clientAddress == b.clientAddress && a.userAgent == b.userAgent && a.method == b.method
             && a.credentialID == b.credentialID && a.sessionID == b.sessionID && a.actor == b.actor
+            && a.reason == b.reason
             && a.stageChange?.from == b.stageChange?.from && a.stageChange?.to == b.stageChange?.to
             && a.cursor == b.cursor
     }

@@ -29,10 +29,10 @@ enum AccountEventStatement {
             return """
                 webhook_event AS (
                     INSERT INTO webhook_events
-                        (id, account_id, kind, occurred_at, client_address, user_agent, session_id, stage_from,
-                         stage_to)
+                        (id, account_id, kind, occurred_at, client_address, user_agent, session_id, actor,
+                         stage_from, stage_to)
                     SELECT \(event.id.uuid), src.account_id, \(event.kind.rawValue), \(event.occurredAt),
-                           \(event.clientAddress), \(event.userAgent), \(event.sessionID?.uuid),
+                           \(event.clientAddress), \(event.userAgent), \(event.sessionID?.uuid), \(event.actor?.value),
                            \(stages?.from.rawValue), \(stages?.to.rawValue)
                     FROM \(fragment: source) src
                     RETURNING written_by, position, account_id, kind
@@ -43,20 +43,21 @@ enum AccountEventStatement {
             account_event AS (
                 INSERT INTO account_events
                     (id, account_id, kind, occurred_at, client_address, user_agent, method, credential_id, session_id,
-                     had_passkey)
+                     actor, reason, had_passkey)
                 SELECT \(event.id.uuid), src.account_id, \(event.kind.rawValue), \(event.occurredAt),
                        \(event.clientAddress), \(event.userAgent), \(event.activity.method), \(credentialID),
-                       \(event.sessionID?.uuid),
+                       \(event.sessionID?.uuid), \(event.actor?.value), \(event.activity.reason?.value),
                        CASE WHEN \(isPasswordSignIn)
                             THEN EXISTS (SELECT 1 FROM passkey_credentials p WHERE p.account_id = src.account_id)
                        END
                 FROM \(fragment: source) src
             ), webhook_event AS (
                 INSERT INTO webhook_events
-                    (id, account_id, kind, occurred_at, client_address, user_agent, method, credential_id, session_id)
+                    (id, account_id, kind, occurred_at, client_address, user_agent, method, credential_id, session_id,
+                     actor, reason)
                 SELECT \(event.id.uuid), src.account_id, \(event.kind.rawValue), \(event.occurredAt),
                        \(event.clientAddress), \(event.userAgent), \(event.activity.method), \(credentialID),
-                       \(event.sessionID?.uuid)
+                       \(event.sessionID?.uuid), \(event.actor?.value), \(event.activity.reason?.value)
                 FROM \(fragment: source) src
                 RETURNING written_by, position, account_id, kind
             ), \(fragment: deliveries)

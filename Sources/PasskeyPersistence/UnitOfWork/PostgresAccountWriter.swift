@@ -11,8 +11,39 @@ struct PostgresAccountWriter: AccountWriter {
     private static let lockedColumns: StaticString = """
         a.id AS account_id, a.display_name AS account_display_name, a.created_at AS account_created_at,
         e.email, e.language, e.verified_at IS NOT NULL AS email_verified,
-        EXISTS (SELECT 1 FROM password_credentials p WHERE p.account_id = a.id) AS has_password
+        EXISTS (SELECT 1 FROM password_credentials p WHERE p.account_id = a.id) AS has_password,
+        a.locked_at, a.lock_reason
         """
+
+    func lockAgainstSignIns(_ id: AccountID) async throws(RepositoryError) -> AccountSnapshot? {
+        try await transaction.run { connection async throws(PostgresError) in
+            let result = try await connection.query(
+                """
+                SELECT \(unescaped: Self.lockedColumns)
+                FROM accounts a JOIN account_emails e ON e.account_id = a.id
+                WHERE a.id = \(id.uuid) FOR UPDATE OF a FOR NO KEY UPDATE OF e
+                """)
+            return try result.first.map { row throws(PostgresError) in try Self.decode(row) }
+        }
+    }
+
+    func setLock(_ id: AccountID, to lock: AccountLock?) async throws(RepositoryError) {
+        try await transaction.run { connection async throws(PostgresError) in
+            try await connection.query(
+                """
+                UPDATE accounts SET locked_at = \(lock?.lockedAt), lock_reason = \(lock?.reason.value)
+                WHERE id = \(id.uuid)
+                """)
+        }
+    }
+
+    func isLockedForSignIn(_ id: AccountID) async throws(RepositoryError) -> Bool {
+        try await transaction.run { connection async throws(PostgresError) in
+            try await connection.query(
+                "SELECT 1 FROM accounts WHERE id = \(id.uuid) AND locked_at IS NOT NULL FOR KEY SHARE"
+            ).first != nil
+        }
+    }
 
     func lock(_ id: AccountID) async throws(RepositoryError) -> AccountSnapshot? {
         try await transaction.run { connection async throws(PostgresError) in
@@ -54,9 +85,16 @@ struct PostgresAccountWriter: AccountWriter {
         guard let email = EmailAddress(try row.decode(column: "email")),
             let language = MailLanguage(rawValue: try row.decode(column: "language"))
         else { throw PostgresError(kind: .decoding, diagnostic: "account_emails.email or language out of range") }
+        var lock: AccountLock?
+        if let lockedAt = try row.decode(Date?.self, column: "locked_at") {
+            guard let reason = LockReason(try row.decode(String.self, column: "lock_reason")) else {
+                throw PostgresError(kind: .decoding, column: "lock_reason", diagnostic: "not a lock reason")
+            }
+            lock = AccountLock(lockedAt: lockedAt, reason: reason)
+        }
         return AccountSnapshot(
             account: try AccountRow.decode(row), email: email, emailVerified: try row.decode(column: "email_verified"),
-            language: language, hasPassword: try row.decode(column: "has_password"))
+            language: language, hasPassword: try row.decode(column: "has_password"), lock: lock)
     }
 
     func find(normalizedEmail: String) async throws(RepositoryError) -> AccountID? {

@@ -13,6 +13,18 @@ struct PostgresSessionWriter: SessionWriter {
         }
     }
 
+    func countLive(of accountID: AccountID, at date: Date) async throws(RepositoryError) -> Int {
+        try await transaction.run { connection async throws(PostgresError) in
+            let count = try await connection.query(
+                """
+                SELECT count(*) AS live FROM authentication_sessions
+                WHERE account_id = \(accountID.uuid) AND revoked_at IS NULL AND expires_at > \(date)
+                """
+            ).first?.decode(Int64.self, column: "live")
+            return Int(count ?? 0)
+        }
+    }
+
     func lockLive(_ id: SessionID, at date: Date) async throws(RepositoryError) -> Bool {
         try await transaction.run { connection async throws(PostgresError) in
             try await connection.query(

@@ -107,18 +107,20 @@ package final class PostgresTransaction: StoreTransaction {
             guard let before else { continue }
             let origin = lastEvent
             let occurredAt = origin?.occurredAt ?? Date()
-            let clientAddress = origin?.clientAddress ?? "command line"
-            let userAgent = origin?.userAgent ?? ""
+            // (v4) After an operator's action, the operator, and no address or user agent.
+            let clientAddress: String? = origin.map(\.clientAddress) ?? "command line"
+            let userAgent: String? = origin.map(\.userAgent) ?? ""
+            let actor = origin?.actor?.value
             let sessionID = origin?.sessionID
             try await run { connection async throws(PostgresError) in
                 try await connection.query(
                     """
                     WITH webhook_event AS (
                         INSERT INTO webhook_events
-                            (id, account_id, kind, occurred_at, client_address, user_agent, session_id, stage_from,
-                             stage_to)
+                            (id, account_id, kind, occurred_at, client_address, user_agent, session_id, actor,
+                             stage_from, stage_to)
                         SELECT gen_random_uuid(), a.id, 'stage.changed', \(occurredAt), \(clientAddress), \(userAgent),
-                               \(sessionID?.uuid), \(before.rawValue), s.stage
+                               \(sessionID?.uuid), \(actor), \(before.rawValue), s.stage
                         FROM accounts a CROSS JOIN LATERAL (SELECT \(unescaped: Self.stageOfAccount) AS stage) s
                         WHERE a.id = \(accountID.uuid) AND s.stage <> \(before.rawValue)
                         RETURNING written_by, position, account_id, kind

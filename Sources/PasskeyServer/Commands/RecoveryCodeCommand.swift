@@ -75,7 +75,8 @@ enum RecoveryCodeCommand {
         } catch {
             switch error {
             case .invalidEmail: Console.error("passkey-server: recovery-code: not a valid email address")
-            case .unknownEmail: Console.error("passkey-server: recovery-code: no account has this email")
+            case .unknownEmail, .unknownAccount:
+                Console.error("passkey-server: recovery-code: no account has this email")
             case .unavailable: Console.error("passkey-server: recovery-code: the database is unavailable")
             case .internalFailure(let cause): Console.error("passkey-server: recovery-code: \(cause.logText)")
             }

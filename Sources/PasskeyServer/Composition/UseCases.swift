@@ -167,6 +167,15 @@ struct UseCases: Sendable {
     var operatorAddition: OperatorAdditionUseCase {
         OperatorAdditionUseCase(operators: d.operators, random: d.random, digester: d.digester, clock: d.clock)
     }
+    var supportAccountLookup: SupportAccountLookupUseCase {
+        SupportAccountLookupUseCase(store: d.store, events: d.accountEvents, clock: d.clock)
+    }
+    var accountLock: AccountLockUseCase {
+        AccountLockUseCase(store: d.store, notifier: notifier, clock: d.clock, events: events)
+    }
+    var supportAccountActions: SupportAccountActionsUseCase {
+        SupportAccountActionsUseCase(store: d.store, notifier: notifier, clock: d.clock, events: events)
+    }
     var operatorList: OperatorListUseCase { OperatorListUseCase(operators: d.operators) }
     var operatorRemoval: OperatorRemovalUseCase { OperatorRemovalUseCase(operators: d.operators) }
 

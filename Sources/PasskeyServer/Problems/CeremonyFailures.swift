@@ -8,6 +8,7 @@ extension PasswordAuthenticationError: CeremonyFailure {
         switch self {
         case .invalidRequest: ("password.parse", "invalidRequest")
         case .invalidCredentials: ("password.verify", "invalidCredentials")
+        case .accountLocked: ("password.session", "accountLocked")
         case .rateLimited: ("password.limit", "rateLimited")
         case .hashingBusy: ("password.verify", "hashingBusy")
         case .unavailable: ("password", "databaseUnavailable")
@@ -21,6 +22,7 @@ extension RecoveryAuthenticationError: CeremonyFailure {
         switch self {
         case .invalidRequest: ("recovery.parse", "invalidRequest")
         case .invalidCredentials: ("recovery.redeem", "invalidCredentials")
+        case .accountLocked: ("recovery.redeem", "accountLocked")
         case .rateLimited: ("recovery.limit", "rateLimited")
         case .unavailable: ("recovery", "databaseUnavailable")
         case .internalFailure: ("recovery", "internal")
@@ -101,6 +103,7 @@ extension PasskeyAuthenticationFinishError: CeremonyFailure {
         case .challengeUnavailable: ("authentication.consumeChallenge", "challengeUnavailable")
         case .unknownCredential: ("authentication.lookupCredential", "unknownCredential")
         case .authenticationFailed(let failure): ("authentication.verifyAssertion", failure.reason)
+        case .accountLocked: ("authentication.recordAssertion", "accountLocked")
         case .unavailable: ("authentication", "databaseUnavailable")
         case .internalFailure: ("authentication", "internal")
         }

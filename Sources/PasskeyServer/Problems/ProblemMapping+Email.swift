@@ -26,6 +26,7 @@ extension RecoveryEmailAuthenticationError: ProblemConvertible {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .invalidCredentials:
             Problem(status: 401, code: .invalidCredentials, detail: "The email or code is not right.")
+        case .accountLocked: ProblemMapping.accountLocked
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)

@@ -25,6 +25,7 @@ extension PasswordAuthenticationError: ProblemConvertible {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .invalidCredentials:
             Problem(status: 401, code: .invalidCredentials, detail: "The email or password is not right.")
+        case .accountLocked: ProblemMapping.accountLocked
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .hashingBusy: .hashingBusy
         case .unavailable: .unavailable
@@ -39,6 +40,7 @@ extension RecoveryAuthenticationError: ProblemConvertible {
         case .invalidRequest(let field): .invalidRequest("\(field) is invalid.")
         case .invalidCredentials:
             Problem(status: 401, code: .invalidCredentials, detail: "The email or recovery code is not right.")
+        case .accountLocked: ProblemMapping.accountLocked
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
@@ -140,6 +142,7 @@ extension PasskeyAuthenticationFinishError: ProblemConvertible {
         case .authenticationFailed:
             // The reason is logged, never told: it would help an attacker.
             Problem(status: 401, code: .authenticationFailed, detail: "The passkey sign-in could not be verified.")
+        case .accountLocked: ProblemMapping.accountLocked
         case .unavailable: .unavailable
         case .internalFailure(let cause): .internalFailure(cause: cause)
         }

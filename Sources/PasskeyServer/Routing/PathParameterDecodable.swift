@@ -23,6 +23,13 @@ extension SessionID: PathParameterDecodable {
     }
 }
 
+extension AccountID: PathParameterDecodable {
+    init?(pathParameter: String) {
+        guard let uuid = UUID(uuidString: pathParameter) else { return nil }
+        self.init(uuid)
+    }
+}
+
 extension WebhookID: PathParameterDecodable {
     init?(pathParameter: String) { self.init(string: pathParameter) }
 }

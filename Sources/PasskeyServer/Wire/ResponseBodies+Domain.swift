@@ -40,7 +40,7 @@ extension AccountEventResponseBody {
             eventID: event.id.description, kind: event.kind.rawValue, occurredAt: event.occurredAt,
             clientAddress: event.clientAddress, userAgent: event.userAgent, method: event.activity.method,
             credentialID: event.activity.credentialID.map { Base64URL.encode($0.bytes) },
-            sessionID: event.sessionID?.description)
+            sessionID: event.sessionID?.description, actor: event.actor?.value, reason: event.activity.reason?.value)
     }
 }
 
@@ -54,7 +54,7 @@ extension EventPayloadBody {
                 clientAddress: event.clientAddress, userAgent: event.userAgent, method: event.method,
                 credentialID: event.credentialID.map { Base64URL.encode($0.bytes) },
                 sessionID: event.sessionID?.description, accountID: event.accountID.description, actor: event.actor,
-                from: event.stageChange?.from.rawValue, to: event.stageChange?.to.rawValue))
+                reason: event.reason, from: event.stageChange?.from.rawValue, to: event.stageChange?.to.rawValue))
     }
 }
 

@@ -14,7 +14,7 @@ extension InMemoryStore: AccountRepository, SessionRepository, PasskeyCredential
             guard let id = tables.accountID(normalizedEmail: normalizedEmail), let account = tables.accounts[id],
                 let password = tables.passwords[id]
             else { return nil }
-            return PasswordAccount(account: account, credential: password)
+            return PasswordAccount(account: account, credential: password, isLocked: tables.locks[account.id] != nil)
         }
     }
 
@@ -52,12 +52,13 @@ extension InMemoryStore: AccountRepository, SessionRepository, PasskeyCredential
 
     package func createSession(
         _ session: AuthenticationSession, event: AccountEvent, whilePasswordHashIs passwordHash: String
-    ) async throws(RepositoryError) -> Bool {
+    ) async throws(RepositoryError) -> PasswordSessionCreation {
         try write { tables throws(RepositoryError) in
-            guard tables.passwords[session.accountID]?.passwordHash == passwordHash else { return false }
+            guard tables.passwords[session.accountID]?.passwordHash == passwordHash else { return .passwordChanged }
+            guard tables.locks[session.accountID] == nil else { return .accountLocked }
             tables.sessions[session.id] = session
             tables.events.append(event)
-            return true
+            return .created
         }
     }
 

@@ -18,6 +18,8 @@ package struct InMemoryTables: Sendable {
     package var outbox: [OutgoingMail] = []
     package var events: [AccountEvent] = []
     package var signingKeys: [SigningKey] = []
+    /// (v4) `accounts.locked_at` and `lock_reason`.
+    package var locks: [AccountID: AccountLock] = [:]
 
     package init() {}
 
@@ -58,12 +60,13 @@ package struct InMemoryTables: Sendable {
         guard let account = accounts[id], let email = emails[id] else { return nil }
         return AccountSnapshot(
             account: account, email: email.email, emailVerified: email.verifiedAt != nil, language: email.language,
-            hasPassword: passwords[id] != nil)
+            hasPassword: passwords[id] != nil, lock: locks[id])
     }
 
     /// Deletes the account and every row that references it (the foreign keys' ON DELETE CASCADE).
     package mutating func cascadeDelete(_ id: AccountID) {
         accounts[id] = nil
+        locks[id] = nil
         emails[id] = nil
         passwords[id] = nil
         passkeys.removeAll { $0.accountID == id }

@@ -15,6 +15,18 @@ struct InMemoryAccountWriter: AccountWriter {
         try transaction.change { tables throws(RepositoryError) in tables.locked(id) }
     }
 
+    func lockAgainstSignIns(_ id: AccountID) async throws(RepositoryError) -> AccountSnapshot? {
+        try transaction.change { tables throws(RepositoryError) in tables.locked(id) }
+    }
+
+    func setLock(_ id: AccountID, to lock: AccountLock?) async throws(RepositoryError) {
+        try transaction.change { tables throws(RepositoryError) in tables.locks[id] = lock }
+    }
+
+    func isLockedForSignIn(_ id: AccountID) async throws(RepositoryError) -> Bool {
+        try transaction.change { tables throws(RepositoryError) in tables.locks[id] != nil }
+    }
+
     func lock(normalizedEmail: String) async throws(RepositoryError) -> AccountSnapshot? {
         try transaction.change { tables throws(RepositoryError) in
             tables.accountID(normalizedEmail: normalizedEmail).flatMap { tables.locked($0) }
@@ -143,6 +155,13 @@ struct InMemorySessionWriter: SessionWriter {
         try transaction.change { tables throws(RepositoryError) in
             guard tables.accounts[session.accountID] != nil else { throw .accountGone }
             tables.sessions[session.id] = session
+        }
+    }
+
+    func countLive(of accountID: AccountID, at date: Date) async throws(RepositoryError) -> Int {
+        try transaction.change { tables throws(RepositoryError) in
+            tables.sessions.values.filter { $0.accountID == accountID && $0.revokedAt == nil && $0.expiresAt > date }
+                .count
         }
     }
 

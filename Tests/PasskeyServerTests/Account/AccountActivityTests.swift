@@ -114,20 +114,27 @@ import Testing
             #expect(
                 Set(wireSignIn.keys) == [
                     "eventID", "kind", "occurredAt", "clientAddress", "userAgent", "method", "credentialID",
-                    "sessionID",
+                    "sessionID", "actor", "reason",
                 ])
+            // (v4) The user did it: `actor` and `reason` are present and null.
+            #expect(wireSignIn["actor"] is NSNull)
+            #expect(wireSignIn["reason"] is NSNull)
 
             let wireAdded = try #require(byID[added.id.description])
             #expect(wireAdded["kind"] as? String == "passkey.added")
             #expect(wireAdded["method"] as? String == "conditional")
             #expect(wireAdded["sessionID"] as? String == session.description)
 
-            // No value: the key is absent, not null; no User-Agent is "".
+            // No value: the key is absent, not null (but for v4's `actor` and `reason`, always
+            // present); no User-Agent is "".
             let wireFailed = try #require(byID[failed.id.description])
             #expect(wireFailed["kind"] as? String == "sign-in.failed")
             #expect(wireFailed["method"] as? String == "password")
             #expect(wireFailed["userAgent"] as? String == "")
-            #expect(Set(wireFailed.keys) == ["eventID", "kind", "occurredAt", "clientAddress", "userAgent", "method"])
+            #expect(
+                Set(wireFailed.keys) == [
+                    "eventID", "kind", "occurredAt", "clientAddress", "userAgent", "method", "actor", "reason",
+                ])
 
             let wireIssued = try #require(byID[issued.id.description])
             #expect(wireIssued["kind"] as? String == "recovery-code.issued")

@@ -8,7 +8,7 @@ import Testing
 @testable import PasskeyServer
 
 /// (v4) Named operators and their roles on the real server: the roles matrix over every operator
-/// endpoint (adoption, events, webhooks), 401 before 403 and 403 before the body is read,
+/// endpoint (adoption, events, webhooks, (v4) the support desk's accounts), 401 before 403 and 403 before the body is read,
 /// OPERATOR_TOKEN as the admin `operator`, a removed operator's token refused at once by another
 /// instance, and the endpoints and page that exist only while an operator or OPERATOR_TOKEN does.
 @Suite struct OperatorRolesTests {
@@ -28,6 +28,14 @@ import Testing
             ("POST", "/v1/operator/webhooks", .admin, ["url": "https://hooks.example.com/roles"]),
             ("DELETE", "/v1/operator/webhooks/\(UUID().uuidString.lowercased())", .admin, nil),
             ("POST", "/v1/operator/webhooks/\(UUID().uuidString.lowercased())/secret", .admin, nil),
+            ("GET", "/v1/operator/accounts?email=nobody@example.com", .viewer, nil),
+            ("GET", "/v1/operator/accounts/\(UUID())", .viewer, nil),
+            ("GET", "/v1/operator/accounts/\(UUID())/activity", .viewer, nil),
+            ("POST", "/v1/operator/accounts/\(UUID())/lock", .support, ["reason": "roles"]),
+            ("POST", "/v1/operator/accounts/\(UUID())/unlock", .support, nil),
+            ("DELETE", "/v1/operator/accounts/\(UUID())/sessions", .support, nil),
+            ("DELETE", "/v1/operator/accounts/\(UUID())/passkeys/AAAA", .support, nil),
+            ("POST", "/v1/operator/accounts/\(UUID())/recovery-code", .support, nil),
         ]
     }
 

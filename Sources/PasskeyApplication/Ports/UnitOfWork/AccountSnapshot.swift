@@ -9,14 +9,19 @@ package struct AccountSnapshot: Hashable, Sendable {
     package let emailVerified: Bool
     package let language: MailLanguage
     package let hasPassword: Bool
+    /// (v4) The support desk's lock, while the account is locked.
+    package let lock: AccountLock?
 
-    package init(account: Account, email: EmailAddress, emailVerified: Bool, language: MailLanguage, hasPassword: Bool)
-    {
+    package init(
+        account: Account, email: EmailAddress, emailVerified: Bool, language: MailLanguage, hasPassword: Bool,
+        lock: AccountLock? = nil
+    ) {
         self.account = account
         self.email = email
         self.emailVerified = emailVerified
         self.language = language
         self.hasPassword = hasPassword
+        self.lock = lock
     }
 
     package var id: AccountID { account.id }

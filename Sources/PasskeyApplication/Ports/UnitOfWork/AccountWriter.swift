@@ -11,6 +11,19 @@ package protocol AccountWriter {
     /// a lock on the account taken now could deadlock with); nil when it does not exist.
     func read(_ id: AccountID) async throws(RepositoryError) -> AccountSnapshot?
 
+    /// (v4) Locks the account against sign-ins too (`FOR UPDATE`: a sign-in writing a session of
+    /// it, which holds the row `FOR KEY SHARE`, commits first, and later ones wait for this
+    /// transaction) and reads it; nil when it does not exist. For the support desk's lock.
+    func lockAgainstSignIns(_ id: AccountID) async throws(RepositoryError) -> AccountSnapshot?
+
+    /// (v4) Sets or (nil) clears the support desk's lock.
+    func setLock(_ id: AccountID, to lock: AccountLock?) async throws(RepositoryError)
+
+    /// (v4) Whether the support desk locked the account, read `FOR KEY SHARE` by a sign-in before
+    /// it writes a session: it waits for a lock being written, and a lock that comes after it waits
+    /// for this transaction (and then ends its session).
+    func isLockedForSignIn(_ id: AccountID) async throws(RepositoryError) -> Bool
+
     /// Locks and reads the account whose address is `normalizedEmail`; nil when none has it.
     func lock(normalizedEmail: String) async throws(RepositoryError) -> AccountSnapshot?
 

@@ -15,6 +15,9 @@ package enum SessionSelection: Hashable, Sendable {
 package protocol SessionWriter {
     func insert(_ session: AuthenticationSession) async throws(RepositoryError)
 
+    /// (v4) How many of the account's sessions are live at `date`.
+    func countLive(of accountID: AccountID, at date: Date) async throws(RepositoryError) -> Int
+
     /// Locks the session (`FOR SHARE`: a concurrent revocation waits until this transaction
     /// ends) and answers whether it is still live at `date`.
     func lockLive(_ id: SessionID, at date: Date) async throws(RepositoryError) -> Bool

@@ -75,9 +75,10 @@ enum EmailCodeFlows {
     /// Checks a presented code against the account's live code of `purpose`, locked in `tx`: a
     /// wrong one counts a try (the `maximumTries`-th voids the code); a right one is marked used.
     /// With no live code, the same code used after `arrivedAt` minus the window is a double submit.
+    /// With `use` false, a right code is answered `consumed` but left as it is (a locked account).
     static func consume(
         _ purpose: EmailCodePurpose, of accountID: AccountID, matches: (UUID, [UInt8]) -> Bool, maximumTries: Int,
-        now: Date, arrivedAt: Date, in tx: any StoreTransaction
+        now: Date, arrivedAt: Date, in tx: any StoreTransaction, use: Bool = true
     ) async throws(RepositoryError) -> CodeUse {
         guard let code = try await tx.emailCodes.lockLive(purpose, of: accountID, now: now) else {
             // A failure's bookkeeping only: committed without waiting for the disk, like the
@@ -96,7 +97,7 @@ enum EmailCodeFlows {
             try await tx.emailCodes.countWrongTry(code.id, void: code.failedTries + 1 >= maximumTries, at: now)
             return .wrong
         }
-        try await tx.emailCodes.markUsed(code.id, at: now)
+        if use { try await tx.emailCodes.markUsed(code.id, at: now) }
         return .consumed(code)
     }
 

@@ -8,6 +8,9 @@ package enum PasskeyAuthenticationFinishError: Error, Hashable, Sendable {
     case challengeUnavailable
     case unknownCredential
     case authenticationFailed(CredentialVerificationFailure)
+    /// (v4) A verified assertion of an account the support desk locked: the challenge is
+    /// consumed, no session (403).
+    case accountLocked
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
     case internalFailure(cause: FailureCause)
@@ -83,6 +86,12 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
             try await consume(challengeID, now: now)
             throw .authenticationFailed(error)
         }
+        // (v4) A locked account: the assertion checked out; the challenge is used up as always, and
+        // nothing else changes.
+        if context.accountLocked {
+            try await consume(challengeID, now: now)
+            throw .accountLocked
+        }
         // Round trip 2, the one durable commit: consume the challenge, move the counter, insert the session.
         let (stored, issued) = issuer.make(
             for: account, method: .passkey, credentialID: credential.id, userVerified: verified.userVerified, now: now)
@@ -109,6 +118,9 @@ package struct PasskeyAuthenticationFinishUseCase: Sendable {
             // Another assertion moved the counter since it was read: for a device-bound credential
             // two assertions with one counter value must not both win.
             throw .authenticationFailed(.signCountRegressed)
+        case .accountLocked:
+            // Locked between the read and this write.
+            throw .accountLocked
         }
     }
 

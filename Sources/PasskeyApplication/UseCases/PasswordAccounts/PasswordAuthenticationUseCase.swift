@@ -4,6 +4,8 @@ internal import PasskeyDomain
 package enum PasswordAuthenticationError: Error, Hashable, Sendable {
     case invalidRequest(field: String)
     case invalidCredentials
+    /// (v4) The right password of an account the support desk locked: no session (403).
+    case accountLocked
     case rateLimited(retryAfter: Int)
     /// The password-hashing queue is full (`PASSWORD_HASH_QUEUE_LIMIT`); retry shortly.
     case hashingBusy
@@ -81,6 +83,10 @@ package struct PasswordAuthenticationUseCase: Sendable {
             needsRehash = rehash
         }
         try await attempts.forgive(attempt, as: Failure.self)
+        // (v4) A locked account: the password checked out, so the answer says so, and nothing is
+        // changed (no re-hash, no session, no event). A lock that commits after this read is
+        // seen by the statement that writes the session.
+        if found.isLocked { throw .accountLocked }
         let now = clock.now
         // A failed upgrade of the hash does not fail the sign-in (the old hash still verifies):
         // it is returned for the caller to log, as inner layers do not log.
@@ -93,7 +99,8 @@ package struct PasswordAuthenticationUseCase: Sendable {
                 rehashFailure = error
             }
         }
-        let authentication = try await Failure.catching { () async throws(RepositoryError) -> PasswordAuthentication? in
+        let authentication = try await Failure.catching {
+            () async throws(RepositoryError) -> Result<PasswordAuthentication, Failure> in
             if let upgraded {
                 try await accounts.updatePasswordHash(
                     accountID: found.account.id, from: found.credential.passwordHash, to: upgraded, at: now)
@@ -105,12 +112,15 @@ package struct PasswordAuthenticationUseCase: Sendable {
             // The hash that verified (or its upgrade, which replaces it only from that hash) must
             // still be the account's when the session is written: else the password changed or
             // was taken back under this sign-in, and the old password no longer signs in.
-            let created = try await sessions.createSession(
+            switch try await sessions.createSession(
                 stored, event: event, whilePasswordHashIs: upgraded ?? found.credential.passwordHash)
-            return created ? PasswordAuthentication(session: issued, rehashFailure: rehashFailure) : nil
+            {
+            case .created: return .success(PasswordAuthentication(session: issued, rehashFailure: rehashFailure))
+            case .passwordChanged: return .failure(.invalidCredentials)
+            case .accountLocked: return .failure(.accountLocked)
+            }
         }
-        guard let authentication else { throw .invalidCredentials }
-        return authentication
+        return try authentication.get()
     }
 
     private typealias Failure = PasswordAuthenticationError

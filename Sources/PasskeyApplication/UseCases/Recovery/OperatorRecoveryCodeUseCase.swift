@@ -5,6 +5,8 @@ package import PasskeyDomain
 package enum OperatorRecoveryCodeError: Error, Hashable, Sendable {
     case invalidEmail
     case unknownEmail
+    /// (v4) No account with this ID (the API's 404).
+    case unknownAccount
     case unavailable
     case internalFailure(cause: FailureCause)
 }
@@ -40,31 +42,75 @@ package struct OperatorRecoveryCodeUseCase: Sendable {
         async throws(OperatorRecoveryCodeError) -> (code: String, accountID: AccountID, expiresAt: Date)
     {
         guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
-        let now = clock.now
-        let code = RecoveryCode(bytes: random.bytes(count: RecoveryCode.byteCount))
-        let digest = digester.sha256(Array(code.canonical.utf8))
-        let expiresAt = now.addingTimeInterval(policy.operatorRecoveryCodeLifetime)
-        let id = random.uuid()
+        let issue = prepare()
         let events = AccountEventMaker(random: random)
+        let notifier = notifier
         let accountID = try await store.transaction(as: OperatorRecoveryCodeError.self) {
             tx async throws(RepositoryError) -> AccountID? in
             // The account's lock serialises concurrent issuing (and a concurrent replacement of the
             // user's set): each voids what the one before it stored, so one operator code stays live.
             guard let account = try await tx.accounts.lock(normalizedEmail: email.normalized) else { return nil }
-            try await tx.recoveryCodes.deleteUnusedOperatorCodes(of: account.id)
-            try await tx.recoveryCodes.insert([
-                StoredRecoveryCode(
-                    id: id, accountID: account.id, digest: digest, source: .operator, createdAt: now,
-                    expiresAt: expiresAt)
-            ])
+            try await issue.store(for: account.id, in: tx)
             try await tx.events.record(
                 events.event(
-                    .recoveryCodeIssued(issuer: issuedBy), accountID: account.id, sessionID: nil, at: now,
+                    .recoveryCodeIssued(issuer: issuedBy), accountID: account.id, sessionID: nil, at: issue.now,
                     from: origin))
-            try await tx.queue(notifier.mail(.recoveryCodeIssued, for: account, at: now, from: origin))
+            try await tx.queue(notifier.mail(.recoveryCodeIssued, for: account, at: issue.now, from: origin))
             return account.id
         }
         guard let accountID else { throw .unknownEmail }
-        return (code.formatted, accountID, expiresAt)
+        return (issue.code.formatted, accountID, issue.expiresAt)
+    }
+
+    /// (v4) `POST /v1/operator/accounts/{accountID}/recovery-code`: the same code for the account,
+    /// issued by an operator of the support desk, who is the event's actor (its notice comes from
+    /// the desk, with no address). The code and when it expires; `.unknownAccount` when there is no
+    /// such account (a malformed ID names none).
+    package func execute(accountID: AccountID?, by actor: SupportAgentName)
+        async throws(OperatorRecoveryCodeError) -> (code: String, expiresAt: Date)
+    {
+        guard let accountID else { throw .unknownAccount }
+        let issue = prepare()
+        let event = AccountEventMaker(random: random).event(
+            .recoveryCodeIssued(issuer: actor), accountID: accountID, at: issue.now, by: actor)
+        let notifier = notifier
+        let found = try await store.transaction(as: OperatorRecoveryCodeError.self) {
+            tx async throws(RepositoryError) -> Bool in
+            guard let account = try await tx.accounts.lock(accountID) else { return false }
+            try await issue.store(for: account.id, in: tx)
+            try await tx.events.record(event)
+            try await tx.queue(notifier.supportMail(.recoveryCodeIssued, for: account, at: issue.now))
+            return true
+        }
+        guard found else { throw .unknownAccount }
+        return (issue.code.formatted, issue.expiresAt)
+    }
+
+    /// A fresh code, its digest and its lifetime, made before the transaction.
+    private func prepare() -> IssuedOperatorCode {
+        let now = clock.now
+        let code = RecoveryCode(bytes: random.bytes(count: RecoveryCode.byteCount))
+        return IssuedOperatorCode(
+            id: random.uuid(), code: code, digest: digester.sha256(Array(code.canonical.utf8)), now: now,
+            expiresAt: now.addingTimeInterval(policy.operatorRecoveryCodeLifetime))
+    }
+}
+
+/// An operator code about to be stored: only its digest goes to the database.
+private struct IssuedOperatorCode: Sendable {
+    let id: UUID
+    let code: RecoveryCode
+    let digest: [UInt8]
+    let now: Date
+    let expiresAt: Date
+
+    /// Voids the account's earlier unused operator code and stores this one, in `tx` (which
+    /// holds the account's lock).
+    func store(for accountID: AccountID, in tx: any StoreTransaction) async throws(RepositoryError) {
+        try await tx.recoveryCodes.deleteUnusedOperatorCodes(of: accountID)
+        try await tx.recoveryCodes.insert([
+            StoredRecoveryCode(
+                id: id, accountID: accountID, digest: digest, source: .operator, createdAt: now, expiresAt: expiresAt)
+        ])
     }
 }

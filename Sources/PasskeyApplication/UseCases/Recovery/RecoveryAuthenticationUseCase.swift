@@ -5,6 +5,8 @@ package import PasskeyDomain
 package enum RecoveryAuthenticationError: Error, Hashable, Sendable {
     case invalidRequest(field: String)
     case invalidCredentials
+    /// (v4) The right code of an account the support desk locked: not consumed, no session (403).
+    case accountLocked
     case rateLimited(retryAfter: Int)
     case unavailable
     /// Something unexpected; `cause` is for the operator's log, never for the client.
@@ -120,6 +122,9 @@ package struct RecoveryAuthenticationUseCase: Sendable {
             if let usedAt = code.usedAt {
                 return usedAt > arrivedAt.addingTimeInterval(-window) ? .usedJustNow : .notFound
             }
+            // (v4) Read `FOR KEY SHARE` after the code's lock (the order a deletion locks them in):
+            // a lock being written is waited for, a later one waits for this session and ends it.
+            if try await tx.accounts.isLockedForSignIn(code.account.id) { return .accountLocked }
             try await tx.recoveryCodes.markUsed(code.id, at: now)
             try await tx.sessions.insert(prepared.stored(for: code.account))
             try await tx.events.record(success.event(accountID: code.account.id))
@@ -140,6 +145,9 @@ package struct RecoveryAuthenticationUseCase: Sendable {
         case .usedJustNow:
             try await attempts.forgive(attempt, as: Failure.self)  // a double submit, not a guess
             throw .invalidCredentials
+        case .accountLocked:
+            try await attempts.forgive(attempt, as: Failure.self)  // the right code: not a guess
+            throw .accountLocked
         case .redeemed(let account, let source):
             try await attempts.forgive(attempt, as: Failure.self)
             return RecoveryAuthentication(session: prepared.issued(for: account), source: source)

@@ -76,10 +76,14 @@ package struct RecoveryEmailAuthenticationUseCase: Sendable {
             tx async throws(RepositoryError) -> RecoveryEmailRedemption in
             // An unknown address writes nothing; a wrong or missing code of an account is its failed sign-in.
             guard let account = try await tx.accounts.lock(normalizedEmail: email.normalized) else { return .invalid }
+            // (v4) A locked account (the lock above waits for one being written): the right code is
+            // answered as such and left unused; nothing is taken back.
+            let locked = account.lock != nil
             switch try await EmailCodeFlows.consume(
                 .signIn, of: account.id, matches: matches, maximumTries: maximumTries, now: now, arrivedAt: arrivedAt,
-                in: tx)
+                in: tx, use: !locked)
             {
+            case .consumed where locked: return .accountLocked
             case .consumed: break
             case .usedJustNow: return .usedJustNow
             case .wrong:
@@ -121,6 +125,9 @@ package struct RecoveryEmailAuthenticationUseCase: Sendable {
             try await attempts.forgive(attempt, as: RecoveryEmailAuthenticationError.self)
             if let retryAfter = spentEmailBudget { throw .rateLimited(retryAfter: retryAfter) }
             throw .invalidCredentials
+        case .accountLocked:
+            try await attempts.forgive(attempt, as: RecoveryEmailAuthenticationError.self)
+            throw .accountLocked
         case .signedIn(let account, let reclaimed):
             try await attempts.forgive(attempt, as: RecoveryEmailAuthenticationError.self)
             return EmailRecoverySignIn(session: prepared.issued(for: account), reclaimed: reclaimed)

@@ -1,0 +1,30 @@
+package import Foundation
+
+/// (v4) Why the support desk locked an account, written for the user's eyes (it is shown in the
+/// account's activity, never in a mail): trimmed, 1–200 code points, no control characters.
+package struct LockReason: Hashable, Sendable, CustomStringConvertible {
+    package static let maximumScalars = 200
+    package let value: String
+
+    package init?(_ raw: String) {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let scalars = trimmed.unicodeScalars
+        guard !scalars.isEmpty, scalars.count <= Self.maximumScalars else { return nil }
+        guard !scalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
+        value = trimmed
+    }
+
+    package var description: String { value }
+}
+
+/// (v4) A locked account's lock (spec v4, "Support desk"): while it holds, no sign-in of the
+/// account makes a session, whatever the credential.
+package struct AccountLock: Hashable, Sendable {
+    package let lockedAt: Date
+    package let reason: LockReason
+
+    package init(lockedAt: Date, reason: LockReason) {
+        self.lockedAt = lockedAt
+        self.reason = reason
+    }
+}

@@ -89,6 +89,32 @@ import Testing
         #expect(subjects.count == Self.kinds.count)
     }
 
+    /// (v4) The support desk's notices: from the desk (no address), each its own words, and what to
+    /// do when the user did not ask for it.
+    @Test(arguments: MailLanguage.allCases)
+    func aSupportDeskNoticeSaysTheDeskDidIt(language: MailLanguage) {
+        let kinds: [SecurityNotice.Kind] = [
+            .accountLocked, .accountUnlocked, .sessionsEndedBySupport, .passkeyDeletedBySupport,
+        ]
+        var subjects: Set<String> = []
+        for kind in kinds {
+            let notice = SecurityNotice(kind: kind, occurredAt: Self.occurredAt, clientAddress: nil)
+            let mail = Self.composer.notice(id: UUID(), notice, to: Self.recipient, language: language)
+            #expect(mail.body.contains("2026-12-01 22:15 UTC"), "\(kind)")
+            switch language {
+            case .english:
+                #expect(mail.body.contains("From: the Example Shop support desk"), "\(kind)")
+                #expect(mail.body.contains("If you did not ask the Example Shop support desk"), "\(kind)")
+                #expect(mail.body.split(separator: "\n").allSatisfy { $0.count <= 78 }, "\(kind)")
+            case .japanese:
+                #expect(mail.body.contains("接続元: Example Shop のサポート窓口"), "\(kind)")
+                #expect(mail.body.contains("お心当たりがない場合"), "\(kind)")
+            }
+            subjects.insert(mail.subject)
+        }
+        #expect(subjects.count == kinds.count)
+    }
+
     @Test func theOrdinaryNoticeAdvisesSigningInAndEndingTheOtherSessions() {
         let mail = Self.composer.notice(
             id: UUID(), Self.notice(.passkeyAdded), to: Self.recipient, language: .english)

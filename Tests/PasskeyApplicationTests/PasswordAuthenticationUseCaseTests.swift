@@ -105,6 +105,21 @@ import Testing
         #expect(f.failedSignIns.isEmpty)
     }
 
+    /// (v4) A locked account: the right password is told apart (403) and changes nothing: no
+    /// session, no event, no re-hash, the attempt given back; a wrong one is a 401 as always.
+    @Test func aLockedAccountsRightPasswordIsAccountLockedAndChangesNothing() async throws {
+        let f = Fixture()
+        let account = try await f.user(hash: "legacy:secret password")
+        f.store.update { $0.locks[account.id] = AccountLock(lockedAt: f.clock.now, reason: LockReason("x")!) }
+        #expect(await f.failure("secret password") == .accountLocked)
+        #expect(f.limits.countedAttempts == 0)
+        #expect(f.sessions.tables.sessions.isEmpty)
+        #expect(f.sessions.events.isEmpty)
+        #expect(f.accounts.passwordHash(of: account.id) == "legacy:secret password", "no re-hash")
+        #expect(await f.failure("wrong") == .invalidCredentials)
+        #expect(f.failedSignIns.count == 1)
+    }
+
     @Test func aWrongPasswordStaysCountedAndTheLimitRefusesEvenTheRightOne() async throws {
         let f = Fixture()
         _ = try await f.user(hash: "hash:secret password")

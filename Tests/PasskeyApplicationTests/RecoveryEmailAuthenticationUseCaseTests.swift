@@ -81,6 +81,24 @@ import Testing
         #expect(await f.failure(code) == .invalidCredentials)  // used once
     }
 
+    /// (v4) A locked account still gets its code; the right code is 403 and stays unused, and
+    /// nothing is taken back; the same code signs in once the account is unlocked.
+    @Test func aLockedAccountsRightCodeIsAccountLockedAndLeftUnused() async throws {
+        let f = Fixture()
+        f.store.add(DomainFixtures.passkey(accountID: f.account.id))
+        f.store.update { $0.locks[f.account.id] = AccountLock(lockedAt: f.clock.now, reason: LockReason("x")!) }
+        try await f.request.execute(email: "hanako@example.com", clientAddress: "192.0.2.1")
+        let code = try #require(f.mailedCode, "a locked account still gets its code")
+        #expect(await f.failure(code) == .accountLocked)
+        #expect(f.store.tables.passwords[f.account.id] != nil, "nothing taken back")
+        #expect(f.store.tables.passkeys.count == 1)
+        #expect(f.store.tables.sessions.isEmpty)
+        #expect(f.store.events.isEmpty)
+        #expect(f.limits.countedAttempts == 0)
+        f.store.update { $0.locks[f.account.id] = nil }
+        #expect(await f.failure(code) == nil, "the code was not used up")
+    }
+
     @Test func aVerifiedAddressIsNotReclaimedAndGetsTheNotice() async throws {
         let f = Fixture(verified: true)
         try await f.request.execute(email: "hanako@example.com", clientAddress: "192.0.2.1")

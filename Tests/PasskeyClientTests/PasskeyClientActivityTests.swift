@@ -26,6 +26,31 @@ import Testing
         #expect(stub.requests.last?.query == nil)
     }
 
+    /// (v4) The support desk's action: who, why, and no address or user agent.
+    @Test func anOperatorsActionReadsItsActorAndReason() async throws {
+        let stub = StubServer()
+        let client = stub.client(accessToken: "held-token")
+        stub.respond(
+            status: 200,
+            #"""
+            {"events":[{"eventID":"e-2","kind":"account.locked","occurredAt":"2026-12-01T19:00:00Z",\#
+            "clientAddress":null,"userAgent":null,"actor":"Hanako Sato","reason":"At your request"},\#
+            {"eventID":"e-1","kind":"sign-in","occurredAt":"2026-12-01T18:00:00Z","clientAddress":"192.0.2.1",\#
+            "userAgent":"","method":"password","actor":null,"reason":null}],"next":null}
+            """#)
+        let page = try await client.activity()
+        let locked = try #require(page.events.first)
+        #expect(locked.kind == "account.locked")
+        #expect(locked.actor == "Hanako Sato")
+        #expect(locked.reason == "At your request")
+        #expect(locked.clientAddress == nil)
+        #expect(locked.userAgent == nil)
+        let signIn = try #require(page.events.last)
+        #expect(signIn.actor == nil)
+        #expect(signIn.reason == nil)
+        #expect(signIn.clientAddress == "192.0.2.1")
+    }
+
     @Test func thePagesFollowNextUntilItIsNull() async throws {
         let stub = StubServer()
         let client = stub.client(accessToken: "held-token")

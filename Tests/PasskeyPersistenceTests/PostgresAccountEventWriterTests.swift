@@ -88,6 +88,9 @@ import Testing
             (.sessionsEnded(.one), "sessions.ended", "one", nil),
             (.sessionsEnded(.others), "sessions.ended", "others", nil),
             (.signedOut, "signed-out", nil, nil),
+            (.sessionsEnded(.support), "sessions.ended", "support", nil),
+            (.accountLocked(reason: LockReason("At the owner's request")!), "account.locked", nil, nil),
+            (.accountUnlocked, "account.unlocked", nil, nil),
         ]
         #expect(
             Set(expected.map(\.1)).count == AccountActivity.Kind.allCases.filter { !$0.isWebhookOnly }.count,

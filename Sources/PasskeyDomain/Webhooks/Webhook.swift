@@ -46,12 +46,10 @@ package struct WebhookURL: Hashable, Sendable, CustomStringConvertible {
     package var description: String { value }
 }
 
-/// (v4) The kinds an endpoint may ask for: every kind of the activity and the webhook-only ones;
-/// `account.locked` and `account.unlocked` are the support desk's (spec v4, "Support desk").
+/// (v4) The kinds an endpoint may ask for: every kind of the activity (`account.locked` and
+/// `account.unlocked` are the support desk's) and the webhook-only ones.
 package enum WebhookEventKinds {
-    package static let all: Set<String> = Set(AccountActivity.Kind.allCases.map(\.rawValue)).union([
-        "account.locked", "account.unlocked",
-    ])
+    package static let all: Set<String> = Set(AccountActivity.Kind.allCases.map(\.rawValue))
 }
 
 /// (v4) What an operator wrote about an endpoint: at most 200 printable code points.

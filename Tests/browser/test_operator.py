@@ -18,11 +18,25 @@ window, and the API's JSON with the seed (screenshot operator-data.png); the 7-d
 and matches too; (v4) webhook endpoints are added (the secret shown once), given a new secret and
 removed, each checked against the API (screenshot operator-webhooks.png); the token is in no
 storage or cookie, and a reload forgets it.
+
+(v4, issue 38) The support desk's Accounts card: a password user whose display name is markup, with
+a passkey (a passkey_credentials row by psql) and recovery codes; a support and a viewer operator
+made by `passkey-server operators add` (PASSKEY_SERVER_BIN, as scripts/browser-test.sh resolves
+it). As support: find by the address in other letter case (and "no account" for an unknown one),
+every figure equal to the API's JSON, markup shown as text (screenshot operator-accounts-found.png);
+lock with a reason that is markup, after a cancelled and a confirmed dialog (the old token 401, a
+password sign-in 403 account-locked; operator-accounts-locked.png); unlock (sign-in works); end all
+sessions (the token 401); remove the passkey; issue a recovery code, shown once with a Copy button
+(operator-accounts-code.png), that signs in and is gone once the account is looked up again; the
+events "by support (NAME)"; the user's own web client at / shows them and the reason as text
+(operator-accounts-user-activity.png). As a viewer: the account without any action
+(operator-accounts-viewer.png), and the server refuses a viewer's forced lock (403 forbidden).
 """
 
 import base64
 import json
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -38,6 +52,12 @@ CHROMEDRIVER_BIN = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 WORK_DIR = os.environ.get("WORK_DIR", "/tmp")
 SCREENSHOT_DIR = os.environ.get("SCREENSHOT_DIR", os.path.join(WORK_DIR, "screenshots"))
 SUMMARY_FILE = os.environ.get("SUMMARY_FILE")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The server executable for `passkey-server operators add`: scripts/browser-test.sh takes it from
+# PASSKEY_SERVER_BIN (relative to the repository) or .build/debug/passkey-server.
+SERVER_BIN = os.path.join(ROOT, os.environ.get("PASSKEY_SERVER_BIN") or ".build/debug/passkey-server")
+PROBE_ACCOUNT = "role-probe"  # the Accounts card's role probe (404 or 403)
+MARKUP = "<img src=x onerror=alert({})>"  # must only ever show as text
 WAIT_S = 20
 results = []
 
@@ -239,6 +259,15 @@ class Page:
         self.wait(f"{css} visible", lambda: self.driver.find_element(By.CSS_SELECTOR, css).is_displayed())
         self.driver.find_element(By.CSS_SELECTOR, css).click()
 
+    def confirm(self, ok=True):
+        """Answers the page's confirm <dialog>."""
+        self.wait("the confirm dialog", lambda: self.js("return document.getElementById('confirm-dialog').open"))
+        self.click("#confirm-ok" if ok else "#confirm-cancel")
+        self.wait("the dialog closed", lambda: not self.js("return document.getElementById('confirm-dialog').open"))
+
+    def visible(self, css):
+        return self.js("const e = document.querySelector(arguments[0]); return !!e && e.getClientRects().length > 0", css)
+
     def figures(self):
         return self.js("""const out = {};
             for (const e of document.querySelectorAll('#figures [data-figure]')) out[e.dataset.figure] =
@@ -315,9 +344,13 @@ def main():
         page.full_screenshot("operator-wrong-token")
 
     def empty_database():
+        # (v4) The Accounts card asks once whether the token may act (404: yes, see operator-accounts.js).
+        page.allowed_errors.append((f"/v1/operator/accounts/{PROBE_ACCOUNT}/unlock", 404))
         page.type("#operator-token", TOKEN)
         page.click("#token-submit")
         page.wait("the figures", lambda: page.state().get("operator") == "ready")
+        page.wait("the accounts card's role probe", lambda: page.js(
+            "return document.getElementById('accounts').dataset.canAct") == "true")
         check(page.state().get("empty") == "true", f"state {page.state()}")
         for chart in ("#chart-sign-ins", "#chart-share"):
             check("No sign-ins yet" in page.text(f"{chart} .empty"), f"{chart}: {page.text(chart)!r}")
@@ -438,10 +471,292 @@ def main():
         page.driver.refresh()
         page.wait("the token asked again after a reload", lambda: page.state().get("operator") == "asking")
 
+    # ---- (v4, issue 38) the support desk's Accounts card ----
+    desk = {}  # what the setup made: user, tokens, operators, the passkey
+
+    def operators_add(name, role):
+        """`passkey-server operators add NAME --role ROLE` on this database; its token, printed once."""
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DATABASE_URL": DB,
+               "PASSKEY_MIGRATIONS_DIR": os.path.join(ROOT, "Migrations")}
+        done = subprocess.run([SERVER_BIN, "operators", "add", name, "--role", role], env=env, cwd=ROOT, text=True,
+                              capture_output=True, timeout=60)
+        check(done.returncode == 0, f"operators add {name}: exit {done.returncode}: {done.stderr.strip()[:300]}")
+        match = re.search(r"^token (\S+)$", done.stdout, re.MULTILINE)
+        check(match, f"operators add {name}: no token in {done.stdout!r}")
+        return match.group(1)
+
+    def sign_in(expect=200):
+        status, body = http("POST", "/v1/sessions", {"email": desk["email"], "password": desk["password"]})
+        check(status == expect, f"password sign-in → {status} {body}, expected {expect}")
+        return body
+
+    def account_api(token=None):
+        status, body = http("GET", f"/v1/operator/accounts/{desk['accountID']}", token=token or desk["support"])
+        check(status == 200, f"GET /v1/operator/accounts/{{id}} → {status} {body}")
+        return body
+
+    def user_status(token):
+        return http("GET", "/v1/account", token=token)[0]
+
+    def images():
+        return page.js("return document.querySelectorAll('img').length")
+
+    def shown_facts():
+        return page.js("""const out = {};
+            for (const e of document.querySelectorAll('#account [data-fact]')) out[e.dataset.fact] =
+              {value: e.dataset.value, text: e.textContent};
+            return out;""")
+
+    def shown_events():
+        return page.js("""return [...document.querySelectorAll('#account-events li')].map((e) => ({
+            kind: e.dataset.kind, method: e.dataset.method || null, actor: e.dataset.actor || null,
+            what: e.querySelector('.event-what').textContent, meta: e.querySelector('.event-meta').textContent,
+            reason: (e.querySelector('.event-reason') || {}).textContent || null}))""")
+
+    def card_state():
+        return page.js("return document.getElementById('accounts').dataset.accounts")
+
+    def status_says(words):
+        return page.wait(f"the status {words!r}", lambda: card_state() == "found"
+                         and words in page.text("#accounts-status") and page.text("#accounts-status"))
+
+    def open_console(token, can_act):
+        """The operator page with this token, up to the Accounts card knowing the role."""
+        page.allowed_errors += [(f"/v1/operator/accounts/{PROBE_ACCOUNT}/unlock", 404 if can_act else 403),
+                                ("/v1/operator/webhooks", 403)]
+        page.driver.get(URL + "/operator/")
+        page.wait("the token form", lambda: page.state().get("operator") == "asking")
+        page.type("#operator-token", token)
+        page.click("#token-submit")
+        page.wait("the figures", lambda: page.state().get("operator") == "ready")
+        page.wait("the role", lambda: page.js("return document.getElementById('accounts').dataset.canAct")
+                  == str(can_act).lower())
+        check(card_state() == "ready", f"accounts card {card_state()!r}")
+
+    def find(email, state="found"):
+        page.type("#account-email", email)
+        page.click("#account-find")
+        page.wait(f"the account card {state}", lambda: card_state() == state)
+
+    def accounts_setup():
+        run = secrets.token_hex(4)
+        desk.update(email=f"Desk-{run}@Example.com", password=f"desk horse battery {run}",
+                    support_name="Hanako Sato", viewer_name="Vera Viewer")
+        status, body = http("POST", "/v1/accounts", {"email": desk["email"], "password": desk["password"],
+                                                     "displayName": MARKUP.format(1)})
+        check(status == 201, f"sign-up → {status} {body}")
+        desk["accountID"] = body["accountID"]
+        desk["token"] = sign_in()["accessToken"]
+        status, body = http("POST", "/v1/account/recovery-codes", token=desk["token"])
+        check(status in (200, 201) and len(body["codes"]) == 10, f"recovery codes → {status} {body}")
+        # A passkey to remove: WebAuthn needs a browser ceremony, a row is enough here.
+        raw = secrets.token_bytes(16)
+        desk["credentialID"] = base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+        sql = ("INSERT INTO passkey_credentials (credential_id, account_id, public_key, algorithm, aaguid, "
+               "backup_eligible, backup_state, attestation_format, attestation_type, user_verified, name) VALUES "
+               f"('\\x{raw.hex()}'::bytea, '{desk['accountID']}', '\\x01'::bytea, -7, "
+               f"'00000000-0000-0000-0000-000000000000', true, true, 'none', 'none', true, '{MARKUP.format(3)}');")
+        done = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", DB, "-c", sql], text=True,
+                              capture_output=True, timeout=60)
+        check(done.returncode == 0, f"psql: {done.stderr.strip()[:300]}")
+        desk["support"] = operators_add(desk["support_name"], "support")
+        desk["viewer"] = operators_add(desk["viewer_name"], "viewer")
+        account = account_api()
+        check([p["credentialID"] for p in account["passkeys"]] == [desk["credentialID"]], f"passkeys {account}")
+        return f"{desk['email']}, {account['stage']}, operators {desk['support_name']} and {desk['viewer_name']}"
+
+    def accounts_find():
+        open_console(desk["support"], True)
+        before = images()
+        find(f"nobody-{secrets.token_hex(3)}@example.com", "none")
+        check("No account with this address" in page.text("#account-none"), page.text("#account-none"))
+        check(page.js("return document.getElementById('account').hidden"), "an account is shown for no match")
+        find(desk["email"].upper())  # the address is normalised: letter case does not matter
+        api = account_api()
+        page.wait("the events", lambda: len(shown_events()) > 0)
+        facts = shown_facts()
+        want = {"email": api["email"], "emailVerified": str(api["emailVerified"]).lower(),
+                "displayName": api["displayName"], "accountID": api["accountID"], "createdAt": api["createdAt"],
+                "stage": api["stage"], "hasPassword": str(api["hasPassword"]).lower(),
+                "activeSessions": str(api["activeSessions"]),
+                "recoveryCodesRemaining": str(api["recoveryCodesRemaining"]), "lockedAt": ""}
+        for key, value in want.items():
+            check(key in facts and facts[key]["value"] == value, f"{key}: page {facts.get(key)} api {value!r}")
+        check(facts["displayName"]["text"] == MARKUP.format(1), f"display name shown as {facts['displayName']}")
+        for key in ("activeSessions", "recoveryCodesRemaining"):
+            check(facts[key]["text"] == str(api[key]), f"{key}: shown {facts[key]['text']!r}, api {api[key]}")
+        check(facts["hasPassword"]["text"] == "yes" and facts["lockedAt"]["text"] == "no", f"{facts}")
+        check(facts["stage"]["text"] == "② Password and passkey" and api["stage"] == "password-and-passkey",
+              f"stage {facts['stage']} api {api['stage']}")
+        check(facts["emailVerified"]["text"] == "not verified", f"{facts['emailVerified']}")
+        check(api["recoveryCodesRemaining"] == 10 and api["activeSessions"] == 1, f"api {api}")
+        row = f"#account-passkeys li[data-credential-id='{desk['credentialID']}']"
+        check(page.text(f"{row} .passkey-name") == MARKUP.format(3), f"passkey {page.text(row)!r}")
+        check("Last used never" in page.text(f"{row} .passkey-dates"), page.text(f"{row} .passkey-dates"))
+        check(images() == before and page.js("return document.querySelectorAll('#accounts img').length") == 0,
+              "markup from the API became an element")
+        status, activity = http("GET", f"/v1/operator/accounts/{desk['accountID']}/activity?limit=20",
+                                token=desk["support"])
+        check(status == 200, f"activity → {status}")
+        events = shown_events()
+        check([e["kind"] for e in events] == [e["kind"] for e in activity["events"]], f"events {events}")
+        check(all("null" not in e["meta"] for e in events), f"'null' shown: {events}")
+        for css in ("#account-lock", "#account-end-sessions", "#account-issue-code", f"{row} button"):
+            check(page.visible(css), f"{css} hidden from a support operator")
+        check(not page.visible("#account-unlock"), "Unlock offered for an account that is not locked")
+        page.full_screenshot("operator-accounts-found")
+        return f"{len(events)} events, {len(api['passkeys'])} passkey"
+
+    def accounts_lock():
+        reason = MARKUP.format(2)
+        before = images()
+        page.type("#account-lock-reason", " ")
+        page.click("#account-lock")
+        page.wait("the missing reason", lambda: "Give a reason" in page.text("#accounts-alert"))
+        check(page.js("return document.activeElement.id") == "account-lock-reason", "the reason is not focused")
+        page.type("#account-lock-reason", reason)
+        page.click("#account-lock")
+        page.confirm(ok=False)  # cancelled: nothing is sent
+        check(account_api()["lockedAt"] is None, "locked although the dialog was cancelled")
+        page.click("#account-lock")
+        check(reason in page.text("#confirm-text"), f"the dialog without the reason: {page.text('#confirm-text')!r}")
+        page.confirm()
+        status_says("is locked")
+        page.wait("the locked account", lambda: page.js("return document.getElementById('account').dataset.locked")
+                  == "true")
+        api = account_api()
+        check(api["lockedAt"] and api["lockReason"] == reason and api["activeSessions"] == 0, f"api {api}")
+        facts = shown_facts()
+        check(facts["lockReason"]["text"] == reason and facts["lockedAt"]["value"] == api["lockedAt"], f"{facts}")
+        check(facts["lockedAt"]["text"].startswith("yes, since"), f"{facts['lockedAt']}")
+        check(facts["activeSessions"]["text"] == "0", f"{facts['activeSessions']}")
+        check(page.visible("#account-unlock") and not page.visible("#account-lock"), "lock/unlock buttons")
+        check(images() == before, "the reason became an element")
+        check(user_status(desk["token"]) == 401, "the user's session survived the lock")
+        body = sign_in(403)
+        check(body.get("code") == "account-locked", f"locked sign-in → {body}")
+        page.full_screenshot("operator-accounts-locked")
+
+    def accounts_unlock():
+        page.click("#account-unlock")
+        status_says("is unlocked")
+        check(page.js("return document.getElementById('account').dataset.locked") == "false", "still shown locked")
+        api = account_api()
+        check(api["lockedAt"] is None and api["lockReason"] is None, f"api {api}")
+        check("lockReason" not in shown_facts(), "a reason is shown for an unlocked account")
+        desk["token"] = sign_in()["accessToken"]
+        check(user_status(desk["token"]) == 200, "the new session does not work")
+
+    def accounts_end_sessions():
+        page.click("#account-end-sessions")
+        page.confirm()
+        status_says("Every session of")
+        check(user_status(desk["token"]) == 401, "the user's session survived \"End all sessions\"")
+        check(account_api()["activeSessions"] == 0 and shown_facts()["activeSessions"]["text"] == "0", "sessions")
+
+    def accounts_remove_passkey():
+        page.click(f"#account-passkeys li[data-credential-id='{desk['credentialID']}'] button")
+        check(MARKUP.format(3) in page.text("#confirm-text"), f"dialog {page.text('#confirm-text')!r}")
+        page.confirm()
+        status_says("was removed")
+        api = account_api()
+        check(api["passkeys"] == [] and api["stage"] == "password-only", f"api {api}")
+        check(page.js("return document.querySelectorAll('#account-passkeys li').length") == 0, "passkey still listed")
+        check(page.visible("#account-passkeys-empty"), "the empty passkey list is not said")
+        check(shown_facts()["stage"]["value"] == "password-only", f"{shown_facts()['stage']}")
+
+    def accounts_recovery_code():
+        page.click("#account-issue-code")
+        page.confirm()
+        status_says("recovery code was issued")
+        code = page.wait("the code", lambda: page.visible("#account-code") and page.text("#account-code-value"))
+        check(re.fullmatch(r"[0-9A-Z]{4}(-[0-9A-Z]{4}){3}", code), f"code {code!r}")
+        check("only this once" in page.text("#account-code-label"), page.text("#account-code-label"))
+        check(page.text("#account-code-expiry").startswith("Valid until"), page.text("#account-code-expiry"))
+        check(page.visible("#account-code-copy"), "no Copy button")
+        page.click("#account-code-copy")
+        copied = page.wait("the copy outcome", lambda: ("copied" in page.text("#accounts-status")
+                           or "copy it by hand" in page.text("#accounts-status")) and page.text("#accounts-status"))
+        page.full_screenshot("operator-accounts-code")
+        status, body = http("POST", "/v1/recovery/sessions", {"email": desk["email"], "code": code})
+        check(status == 200 and body.get("accessToken"), f"sign-in with the operator's code → {status} {body}")
+        find(desk["email"])  # looked up again: the code is gone
+        check(not page.visible("#account-code") and code not in page.js("return document.body.textContent"),
+              "the code is still on the page")
+        return copied
+
+    def accounts_events():
+        api = account_api()
+        check(api["activeSessions"] == 1, f"the recovery session is not counted: {api}")
+        events = shown_events()
+        by = f"by support ({desk['support_name']})"
+        mine = {e["kind"]: e for e in events if e["actor"] == desk["support_name"]}
+        for kind in ("account.locked", "account.unlocked", "sessions.ended", "passkey.deleted", "recovery-code.issued"):
+            check(kind in mine and mine[kind]["what"].endswith(by), f"{kind}: {mine.get(kind)}")
+        check(mine["sessions.ended"]["method"] == "support", f"{mine['sessions.ended']}")
+        check(mine["account.locked"]["reason"] == f"Reason: “{MARKUP.format(2)}”", f"{mine['account.locked']}")
+        check(all("null" not in e["meta"] and "·" not in e["meta"] for e in mine.values()), f"meta {mine}")
+        check(page.js("return document.querySelectorAll('#accounts img').length") == 0, "an event became markup")
+        return f"{len(mine)} by support, e.g. {mine['account.locked']['what']!r}"
+
+    def accounts_user_activity():
+        """The owner's own web client at /: the desk's actions, and the reason, as text."""
+        page.driver.get(URL + "/")
+        page.wait("the sign-in form", lambda: page.state().get("view") == "signed-out")
+        page.type("#sign-in-email", desk["email"])
+        page.type("#sign-in-password", desk["password"])
+        page.click("#password-sign-in")
+        page.wait("the account", lambda: page.state().get("view") == "account"
+                  and page.state().get("activity") == "ready" and page.js(
+                      "return document.querySelectorAll('#activity-list li').length") > 0)
+        rows = page.js("""return [...document.querySelectorAll('#activity-list li')].map((e) => ({
+            kind: e.dataset.kind, what: e.querySelector('.event-what').textContent,
+            meta: e.querySelector('.event-meta').textContent,
+            reason: (e.querySelector('.event-reason') || {}).textContent || null}))""")
+        by = f"by support ({desk['support_name']})"
+        kinds = {r["kind"]: r for r in rows if r["what"].endswith(by)}
+        check({"account.locked", "account.unlocked", "sessions.ended", "passkey.deleted",
+               "recovery-code.issued"} <= set(kinds), f"rows {rows}")
+        check(kinds["account.locked"]["what"] == f"Account locked {by}", f"{kinds['account.locked']}")
+        check(kinds["account.locked"]["reason"] == f"Reason: “{MARKUP.format(2)}”", f"{kinds['account.locked']}")
+        check(kinds["sessions.ended"]["what"] == f"Every session was ended {by}", f"{kinds['sessions.ended']}")
+        check(all("null" not in r["meta"] for r in rows), f"'null' shown: {rows}")
+        check(page.js("return document.querySelectorAll('main img').length") == 0, "markup became an element")
+        page.driver.execute_script("document.querySelector('section[aria-labelledby=\"activity-heading\"]')"
+                                   ".scrollIntoView()")
+        page.full_screenshot("operator-accounts-user-activity")
+        page.click("#sign-out")
+        page.wait("signed out", lambda: page.state().get("view") == "signed-out")
+        return f"{len(kinds)} kinds by support shown to the owner"
+
+    def accounts_viewer():
+        open_console(desk["viewer"], False)
+        find(desk["email"].lower())
+        check(shown_facts()["email"]["value"] == desk["email"], f"{shown_facts()}")
+        page.wait("the events", lambda: len(shown_events()) > 0)
+        buttons = page.js("return [...document.querySelectorAll('#account button')]"
+                          ".filter((b) => b.getClientRects().length > 0).map((b) => b.textContent)")
+        check(buttons == [], f"a viewer sees actions: {buttons}")
+        check(page.visible("#account-viewer-note"), "the viewer is not told why there are no actions")
+        page.full_screenshot("operator-accounts-viewer")
+        status, body = http("POST", f"/v1/operator/accounts/{desk['accountID']}/lock", {"reason": "forced"},
+                            token=desk["viewer"])
+        check(status == 403 and body.get("code") == "forbidden", f"a viewer's lock → {status} {body}")
+        check(account_api()["lockedAt"] is None, "a viewer locked the account")
+        page.click("#forget-token")  # nothing of the account stays in the page
+        page.wait("the token asked again", lambda: page.state().get("operator") == "asking")
+        check(page.js("return document.getElementById('accounts').hidden") and desk["email"] not in page.js(
+            "return document.body.textContent"), "the account stays in the page after \"Forget token\"")
+
     for name, fn in [("open", open_page), ("wrong_token", wrong_token), ("empty_database", empty_database),
                      ("seed", seed), ("figures_match_api_30_days", with_data),
                      ("figures_match_api_7_days", lambda: compare(7)), ("webhooks", webhooks),
-                     ("token_in_memory_only", token_in_memory_only)]:
+                     ("token_in_memory_only", token_in_memory_only), ("accounts_setup", accounts_setup),
+                     ("accounts_find", accounts_find), ("accounts_lock", accounts_lock),
+                     ("accounts_unlock", accounts_unlock), ("accounts_end_sessions", accounts_end_sessions),
+                     ("accounts_remove_passkey", accounts_remove_passkey),
+                     ("accounts_recovery_code", accounts_recovery_code), ("accounts_events", accounts_events),
+                     ("accounts_user_activity", accounts_user_activity), ("accounts_viewer", accounts_viewer)]:
         step(name, fn)
     try:
         page.driver.quit()

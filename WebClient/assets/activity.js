@@ -1,7 +1,11 @@
 // The activity section: what happened on this account, newest first (GET /v1/account/activity,
 // "Show more" follows `next`), in words, with the method, the passkey's name (looked up in the
 // account's passkeys; one no longer there shows as deleted), the client address and the browser.
+// (v4) What the support desk did says so, "… by support (NAME)" (the event's `actor`), with the
+// reason of a lock; its events carry no client address or browser, and none is shown for them.
 // "This wasn't me" ends every other session (DELETE /v1/account/sessions) and says so.
+// The operator page's Accounts card lists an account's events with the same `item` and `describe`,
+// passing that account's passkey names.
 
 import { formatTime } from "./messages.js";
 import { browserName } from "./user-agent.js";
@@ -49,7 +53,7 @@ async function load(ctx) {
     return;
   }
   if (mine !== generation) return;
-  $("activity-list").replaceChildren(...page.events.map(item));
+  $("activity-list").replaceChildren(...page.events.map((event) => item(event)));
   showPage(page);
   showState(page.events.length === 0 ? "Nothing recorded yet." : "");
 }
@@ -66,7 +70,7 @@ async function loadMore(ctx, button) {
       return;
     }
     if (mine !== generation) return;
-    $("activity-list").append(...page.events.map(item));
+    $("activity-list").append(...page.events.map((event) => item(event)));
     showPage(page);
   });
 }
@@ -89,8 +93,8 @@ function showState(text) {
 }
 
 /** The passkey an event names: “its name”, or that it has been deleted since. */
-function passkey(credentialID) {
-  const name = passkeyNames.get(credentialID);
+function passkey(credentialID, names) {
+  const name = names.get(credentialID);
   return name === undefined ? null : `“${name}”`;
 }
 
@@ -110,9 +114,17 @@ const FAILED = {
   email: "Failed sign-in: wrong code from the email",
 };
 
-/** The event in words. */
-export function describe(event) {
-  const key = passkey(event.credentialID);
+/**
+ * The event in words; `names` maps credential IDs to the account's passkey names (by default those
+ * of the signed-in account). An action of the support desk ends "by support (NAME)".
+ */
+export function describe(event, names = passkeyNames) {
+  const what = happened(event, names);
+  return event.actor ? `${what} by support (${event.actor})` : what;
+}
+
+function happened(event, names) {
+  const key = passkey(event.credentialID, names);
   const which = key ? `the passkey ${key}` : "a passkey since deleted";
   switch (event.kind) {
     case "account.created":
@@ -145,8 +157,15 @@ export function describe(event) {
     case "recovery-codes.created":
       return "New recovery codes created (the earlier ones stopped working)";
     case "recovery-code.issued":
+      // Before v4 the operator's name was only in `method` (no `actor`): said the same way.
+      if (event.actor) return "Recovery code issued";
       return event.method ? `Recovery code issued by support (${event.method})` : "Recovery code issued by support";
+    case "account.locked":
+      return "Account locked";
+    case "account.unlocked":
+      return "Account unlocked";
     case "sessions.ended":
+      if (event.method === "support") return "Every session was ended";
       return event.method === "one" ? "A session was ended" : "Every other session was ended";
     case "signed-out":
       return "Signed out";
@@ -155,32 +174,27 @@ export function describe(event) {
   }
 }
 
-function item(event) {
+/** One event as a list item, text only; `names` as for `describe`. */
+export function item(event, names = passkeyNames) {
   const li = document.createElement("li");
   li.className = "passkey event";
   li.dataset.eventId = event.eventID;
   li.dataset.kind = event.kind;
   if (event.method) li.dataset.method = event.method;
+  if (event.actor) li.dataset.actor = event.actor;
   if (event.kind.endsWith(".failed")) li.dataset.failed = "true";
   const text = document.createElement("div");
   text.className = "passkey-text";
   const title = document.createElement("h3");
   title.className = "event-what";
-  title.textContent = describe(event);
-  const meta = document.createElement("p");
-  meta.className = "passkey-dates event-meta";
-  const time = document.createElement("time");
-  time.dateTime = event.occurredAt;
-  time.textContent = formatTime(event.occurredAt);
-  const where = document.createElement("span");
-  where.className = "event-address";
-  where.textContent = event.clientAddress;
-  const browser = document.createElement("span");
-  browser.className = "event-browser";
-  browser.textContent = event.clientAddress === "command line" && !event.userAgent ? "" : browserName(event.userAgent);
-  meta.append(time, " · ", where);
-  if (browser.textContent) meta.append(" · ", browser);
-  text.append(title, meta);
+  title.textContent = describe(event, names);
+  text.append(title, meta(event));
+  if (event.reason) {
+    const reason = document.createElement("p");
+    reason.className = "event-reason";
+    reason.textContent = `Reason: “${event.reason}”`;
+    text.append(reason);
+  }
   if (event.userAgent) {
     const details = document.createElement("details");
     details.className = "event-agent";
@@ -194,6 +208,32 @@ function item(event) {
   }
   li.append(text);
   return li;
+}
+
+/**
+ * When, and from where: the client address and the browser's short name. The support desk's
+ * actions have neither (null), a command on the server host has no browser: only what is known.
+ */
+function meta(event) {
+  const line = document.createElement("p");
+  line.className = "passkey-dates event-meta";
+  const time = document.createElement("time");
+  time.dateTime = event.occurredAt;
+  time.textContent = formatTime(event.occurredAt);
+  line.append(time);
+  if (event.clientAddress) {
+    const where = document.createElement("span");
+    where.className = "event-address";
+    where.textContent = event.clientAddress;
+    line.append(" · ", where);
+  }
+  if (event.userAgent || (event.clientAddress && event.clientAddress !== "command line")) {
+    const browser = document.createElement("span");
+    browser.className = "event-browser";
+    browser.textContent = browserName(event.userAgent);
+    line.append(" · ", browser);
+  }
+  return line;
 }
 
 async function notMe(ctx, button) {

@@ -1,13 +1,15 @@
 // The operator page (/operator/): asks for OPERATOR_TOKEN, keeps it in this module's memory only
 // (no storage, no cookie: a reload forgets it), reads GET /v1/operator/adoption?days=N and draws
 // each figure as an SVG chart made here (charts.js) with its numbers beside it and a table view;
-// (v4) below them, the webhook endpoints (operator-webhooks.js).
+// (v4) below them, the support desk's accounts (operator-accounts.js) and the webhook endpoints
+// (operator-webhooks.js).
 // State for people and the browser test: <html data-operator="asking|loading|ready|wrong-token|
 // failed" data-empty="true|false" data-tables="shown|hidden">.
 
 import { api } from "./api.js";
 import { $, say, setState, whileBusy } from "./ui.js";
 import * as charts from "./charts.js";
+import { hideAccounts, showAccounts, wireAccounts } from "./operator-accounts.js";
 import { hideWebhooks, showWebhooks, wireWebhooks } from "./operator-webhooks.js";
 
 let token = null;
@@ -27,6 +29,7 @@ const MODES = [
 
 function wire() {
   wireWebhooks(() => token);
+  wireAccounts(() => token);
   $("token-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("operator-token");
@@ -60,6 +63,7 @@ function ask(message, kind) {
   token = null;
   generation++;
   $("figures").hidden = true;
+  hideAccounts();
   hideWebhooks();
   $("operator-controls").hidden = true;
   $("token-card").hidden = false;
@@ -97,7 +101,7 @@ async function load({ focus }) {
   say("");
   setState("operator", "ready");
   if (focus) $("stages-heading").focus();
-  await showWebhooks();
+  await Promise.all([showAccounts(), showWebhooks()]);
 }
 
 const sum = (days, get) => days.reduce((total, day) => total + get(day), 0);

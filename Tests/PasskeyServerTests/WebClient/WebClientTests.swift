@@ -11,6 +11,7 @@ import Testing
         "app.js", "api.js", "webauthn.js", "account.js", "passkeys.js", "password.js", "recovery.js",
         "sessions.js", "deletion.js", "messages.js", "session.js", "ui.js", "email.js", "email-sign-in.js",
         "activity.js", "user-agent.js", "operator.js", "charts.js", "operator-webhooks.js",
+        "operator-accounts.js",
     ]
     /// The entry points of the two pages (`index.html`, `operator.html`).
     static let entryModules: Set<String> = ["app.js", "operator.js"]
@@ -109,7 +110,7 @@ import Testing
     /// import touch storage or cookies.
     @Test func operatorPageKeepsTheTokenInMemoryOnly() throws {
         let folder = PackagePaths.root.appendingPathComponent("WebClient/assets")
-        for name in ["operator.js", "charts.js", "api.js", "ui.js", "operator-webhooks.js"] {
+        for name in ["operator.js", "charts.js", "api.js", "ui.js", "operator-webhooks.js", "operator-accounts.js"] {
             let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
             for forbidden in ["localStorage", "sessionStorage", "document.cookie", "indexedDB"] {
                 #expect(!source.contains(forbidden), "\(name) uses \(forbidden)")
@@ -117,7 +118,10 @@ import Testing
         }
         let source = try String(contentsOf: folder.appendingPathComponent("operator.js"), encoding: .utf8)
         let imports = source.matches(of: try Regex(#"from "\./([a-z-]+\.js)""#)).compactMap { $0.output[1].substring }
-        #expect(Set(imports.map(String.init)) == ["api.js", "ui.js", "charts.js", "operator-webhooks.js"])
+        #expect(
+            Set(imports.map(String.init)) == [
+                "api.js", "ui.js", "charts.js", "operator-webhooks.js", "operator-accounts.js",
+            ])
     }
 
     @Test func assetsHaveTheirContentTypeAndCacheHeader() async throws {

@@ -7,11 +7,18 @@ package struct BoundedName: Hashable, Sendable, CustomStringConvertible {
     package let value: String
 
     package init?(_ raw: String) {
+        guard let value = Self.label(raw, maximumScalars: Self.maximumScalars) else { return nil }
+        self.value = value
+    }
+
+    /// `raw` trimmed, when it is 1 to `maximumScalars` Unicode code points without a control
+    /// character (what `char_length` counts, so the column's CHECK agrees); nil otherwise.
+    package static func label(_ raw: String, maximumScalars: Int) -> String? {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         let scalars = trimmed.unicodeScalars
-        guard !scalars.isEmpty, scalars.count <= Self.maximumScalars else { return nil }
+        guard !scalars.isEmpty, scalars.count <= maximumScalars else { return nil }
         guard !scalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
-        value = trimmed
+        return trimmed
     }
 
     /// For names the server makes itself (authenticator names), which are known to be valid.

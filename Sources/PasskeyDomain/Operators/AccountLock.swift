@@ -7,11 +7,8 @@ package struct LockReason: Hashable, Sendable, CustomStringConvertible {
     package let value: String
 
     package init?(_ raw: String) {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        let scalars = trimmed.unicodeScalars
-        guard !scalars.isEmpty, scalars.count <= Self.maximumScalars else { return nil }
-        guard !scalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
-        value = trimmed
+        guard let value = BoundedName.label(raw, maximumScalars: Self.maximumScalars) else { return nil }
+        self.value = value
     }
 
     package var description: String { value }

@@ -18,11 +18,8 @@ package struct AccountActivityUseCase: Sendable {
         guard Self.limits.contains(limit) else {
             throw .internalFailure(cause: FailureCause(BrokenInvariant("activity limit \(limit) out of range")))
         }
-        let fetched = try await AccountManagementError.catching { () async throws(RepositoryError) in
-            try await events.events(accountID: session.account.id, before: before, limit: limit + 1)
+        return try await AccountManagementError.catching { () async throws(RepositoryError) in
+            try await ActivityPage.read(limit: limit, from: events, of: session.account.id, before: before)
         }
-        let page = Array(fetched.prefix(limit))
-        let next = fetched.count > limit ? page.last.map(ActivityCursor.init(after:)) : nil
-        return ActivityPage(events: page, next: next)
     }
 }

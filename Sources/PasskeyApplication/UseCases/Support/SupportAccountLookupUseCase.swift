@@ -53,11 +53,8 @@ package struct SupportAccountLookupUseCase: Sendable {
         }
         guard exists else { throw .notFound }
         let events = events
-        let fetched = try await SupportDeskError.catching { () async throws(RepositoryError) in
-            try await events.events(accountID: id, before: before, limit: limit + 1)
+        return try await SupportDeskError.catching { () async throws(RepositoryError) in
+            try await ActivityPage.read(limit: limit, from: events, of: id, before: before)
         }
-        let page = Array(fetched.prefix(limit))
-        let next = fetched.count > limit ? page.last.map(ActivityCursor.init(after:)) : nil
-        return ActivityPage(events: page, next: next)
     }
 }

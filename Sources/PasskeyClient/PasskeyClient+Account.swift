@@ -1,5 +1,5 @@
 public import Foundation
-public import PasskeyWire
+internal import PasskeyWire
 
 /// The signed-in account: passkeys, password, recovery codes, sessions, deletion (the email
 /// address is in `PasskeyClient+Email.swift`).

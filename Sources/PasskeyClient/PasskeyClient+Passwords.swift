@@ -1,16 +1,16 @@
 internal import Foundation
-public import PasskeyWire
+internal import PasskeyWire
 
 /// Password accounts, the existing users of the migration.
 extension PasskeyClient {
     /// `POST /v1/accounts`.
     public func createPasswordAccount(email: String, displayName: String, password: String)
-        async throws(PasskeyClientError) -> AccountCreatedResponseBody
+        async throws(PasskeyClientError) -> PasskeyCreatedAccount
     {
         try await send(
             "POST", "/v1/accounts",
             body: PasswordAccountRequestBody(email: email, displayName: displayName, password: password),
-            expecting: AccountCreatedResponseBody.self)
+            expecting: PasskeyCreatedAccount.self)
     }
 
     /// `POST /v1/sessions`; the session's token is held for the calls that follow.

@@ -1,5 +1,5 @@
 public import Foundation
-public import PasskeyWire
+internal import PasskeyWire
 
 // The contract's answers as an app uses them: binary values (credential IDs, the user handle)
 // are `Data`, as AuthenticationServices gives and takes them, never base64url text. Each is
@@ -87,8 +87,28 @@ public struct PasskeyActivityPage: Sendable, Hashable {
     public let next: String?
 }
 
-/// The ten recovery codes, shown once.
-public typealias PasskeyRecoveryCodes = RecoveryCodesResponseBody
+/// The ten recovery codes, shown once. They are secrets: `description`, `debugDescription` and
+/// the mirror (`dump`, the debugger) show how many there are, never a code.
+public struct PasskeyRecoveryCodes: Sendable, Hashable {
+    public let codes: [String]
+    public let createdAt: Date
+
+    public init(codes: [String], createdAt: Date) {
+        self.codes = codes
+        self.createdAt = createdAt
+    }
+}
+
+/// A new password account (`createPasswordAccount`): sign in to get a session.
+public struct PasskeyCreatedAccount: Sendable, Hashable {
+    public let accountID: String
+    public let displayName: String
+
+    public init(accountID: String, displayName: String) {
+        self.accountID = accountID
+        self.displayName = displayName
+    }
+}
 
 // MARK: - From the wire
 
@@ -132,6 +152,14 @@ extension PasskeySession: WireDecodable {
             accessToken: wire.accessToken, tokenType: wire.tokenType, expiresAt: wire.expiresAt,
             accountID: wire.accountID, displayName: wire.displayName, method: wire.method)
     }
+}
+
+extension PasskeyRecoveryCodes: WireDecodable {
+    init(wire: RecoveryCodesResponseBody) { self.init(codes: wire.codes, createdAt: wire.createdAt) }
+}
+
+extension PasskeyCreatedAccount: WireDecodable {
+    init(wire: AccountCreatedResponseBody) { self.init(accountID: wire.accountID, displayName: wire.displayName) }
 }
 
 extension Passkey: WireDecodable {

@@ -6,7 +6,7 @@ internal import PasskeyWire
 #endif
 
 /// An async/await client for every endpoint of the passkey server's contract, for iOS apps (see
-/// `PasskeyClient+AuthenticationServices.swift`) and any Swift program.
+/// `Authorization/PasskeyAuthorization.swift`, the bridge to the platform's passkey UI) and any Swift program.
 ///
 /// Inputs and outputs are what AuthenticationServices works with (`Data` for challenges, user IDs,
 /// credential IDs, the user handle and the raw authenticator outputs): the app never touches

@@ -1,9 +1,9 @@
-public import PasskeyWire
+package import PasskeyWire
 
 /// The `code` of a problem+json answer. Open: a code this client does not know yet still reaches
 /// the app (as `.server` with its raw value), so a `switch` over it ends with `default:`.
 /// Every code of the contract has its constant, made from the contract's own list (`ErrorCode`,
-/// shared with the server), so the two lists cannot drift apart.
+/// shared with the server, and kept out of the public API), so the two lists cannot drift apart.
 public struct PasskeyErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// As the server wrote it, e.g. `email-taken`.
     public let rawValue: String
@@ -11,10 +11,10 @@ public struct PasskeyErrorCode: RawRepresentable, Sendable, Hashable, CustomStri
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// The client's value of one of the contract's codes.
-    public init(_ code: ErrorCode) { self.rawValue = code.rawValue }
+    package init(_ code: ErrorCode) { self.rawValue = code.rawValue }
 
     /// The contract's code, nil for one this version of the contract does not list.
-    public var contractCode: ErrorCode? { ErrorCode(rawValue: rawValue) }
+    package var contractCode: ErrorCode? { ErrorCode(rawValue: rawValue) }
 
     public var description: String { rawValue }
 

@@ -10,6 +10,7 @@ public final class RecordingSignals: PasskeyCredentialSignals {
         case allAccepted(relyingPartyID: String, userHandle: Data, credentialIDs: [Data])
         case unknown(relyingPartyID: String, credentialID: Data)
         case currentUser(relyingPartyID: String, userHandle: Data, name: String, displayName: String)
+        case unusedPassword(domain: String, userName: String)
     }
 
     private let recorded = Mutex<[Signal]>([])
@@ -40,5 +41,9 @@ public final class RecordingSignals: PasskeyCredentialSignals {
                 .currentUser(
                     relyingPartyID: relyingPartyID, userHandle: userHandle, name: name, displayName: displayName))
         }
+    }
+
+    public func reportUnusedPassword(domain: String, userName: String) async {
+        recorded.withLock { $0.append(.unusedPassword(domain: domain, userName: userName)) }
     }
 }

@@ -101,7 +101,7 @@
                 controller: controller,
                 didCompleteWithError: NSError(domain: ASAuthorizationError.errorDomain, code: 1001))
             #expect(try await signingIn.value.method == "passkey")
-            let finish = try #require(stub.requests.last?.json)
+            let finish = try #require(stub.requests.last { $0.path.hasSuffix("/finish") }?.json)
             #expect(finish["credentialID"] as? String == "Bwc")
             #expect(finish["userHandle"] as? String == "BAUG")
             #expect(finish["signature"] as? String == "Aw")
@@ -144,10 +144,9 @@
 
         @Test func autoFillIsPerformedAsAnAutoFillAssistedRequest() async throws {
             stub.respond(status: 200, ContractAnswers.authenticationOptions)
-            // The options expired long ago: the default wait would still give the user 30 s.
+            // The options expired long ago: nothing restarts the offer until the field is focused.
             let bridge = PasskeyAuthorization(
-                client: stub.client(), controllers: AuthenticationServicesControllers(anchor: .standIn()),
-                waitUntilExpiry: { _ in try await Task.sleep(for: .seconds(3600)) })
+                client: stub.client(), controllers: AuthenticationServicesControllers(anchor: .standIn()))
             let before = StandInRecorder.controllers.count
             let signingIn = Task { try await bridge.signInWithAutoFill() }
             try await waitForController(after: before)

@@ -9,12 +9,12 @@ import Testing
     let stub = StubServer()
     let controllers = ScriptedControllers()
     let signals = RecordingSignals()
-    let expiry = ExpiryGate()
+    let clock = TestClock()
 
     func bridge(relyingPartyID: String? = nil) -> PasskeyAuthorization {
         PasskeyAuthorization(
             client: stub.client(accessToken: "held-token"), controllers: controllers, signals: signals,
-            relyingPartyID: relyingPartyID, waitUntilExpiry: expiry.wait(until:))
+            relyingPartyID: relyingPartyID, now: clock.now)
     }
 
     // MARK: - AutoFill
@@ -31,19 +31,31 @@ import Testing
         }
         controller.complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
         #expect(try await signingIn.value.method == "passkey")
-        #expect(stub.requests.map(\.path) == ["/v1/passkeys/authentications", "/v1/passkeys/authentications/finish"])
-        // The expiry wait was for the options' own expiry.
-        #expect(expiry.asked == [ISO8601DateFormatter().date(from: "2026-12-01T19:05:00Z")])
+        // Then the signals every sign-in sends read the account (its answer is not scripted here:
+        // they are skipped, and the sign-in stands).
+        #expect(
+            stub.requests.map(\.path) == [
+                "/v1/passkeys/authentications", "/v1/passkeys/authentications/finish", "/v1/account",
+            ])
     }
 
-    @Test func anExpiringChallengeRestartsAutoFillWithNewOptions() async throws {
+    /// No timer takes the offer away: long past its challenge's expiry, the request the user may
+    /// be acting on is still the one offered; only focusing the field (`refreshAutoFill()`)
+    /// replaces a stale challenge, and a fresh one is left alone.
+    @Test func anExpiringChallengeIsReplacedOnlyWhenTheFieldIsFocused() async throws {
         let bridge = bridge()
         stub.respond(status: 200, ContractAnswers.authenticationOptions)
         stub.respond(status: 200, ContractAnswers.authenticationOptions.replacingOccurrences(of: "ch-2", with: "ch-3"))
         stub.respond(status: 200, ContractAnswers.session(method: "passkey"))
         let signingIn = Task { try await bridge.signInWithAutoFill() }
         let first = try await controllers.started(1)
-        expiry.expire()
+        #expect(bridge.isOfferingAutoFill)
+        #expect(!bridge.refreshAutoFill(), "five minutes left: left alone")
+        clock.advance(by: 3600)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(first.cancels == 0, "nothing cancels the offer by itself")
+        #expect(controllers.made.count == 1)
+        #expect(bridge.refreshAutoFill(), "focused with a stale challenge: replaced")
         let second = try await controllers.started(2)
         #expect(first.cancels == 1)
         guard case .assertion(let options, .autoFill) = second.request else {
@@ -53,8 +65,38 @@ import Testing
         #expect(options.challengeID == "ch-3")
         second.complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
         _ = try await signingIn.value
-        #expect(stub.requests.last?.json?["challengeID"] as? String == "ch-3")
-        #expect(stub.requests.count == 3)
+        #expect(stub.requests.last { $0.path.hasSuffix("/finish") }?.json?["challengeID"] as? String == "ch-3")
+        #expect(stub.requests.filter { $0.path.hasPrefix("/v1/passkeys") }.count == 3)
+    }
+
+    /// The user picked a passkey after its challenge expired: the server says so, and the offer
+    /// starts again with new options instead of failing.
+    @Test func aPickWhoseChallengeExpiredOffersAgain() async throws {
+        let bridge = bridge()
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        stub.respond(status: 400, PasskeyAuthorizationTests.problem(400, "challenge-unavailable"))
+        stub.respond(status: 200, ContractAnswers.authenticationOptions.replacingOccurrences(of: "ch-2", with: "ch-3"))
+        stub.respond(status: 200, ContractAnswers.session(method: "passkey"))
+        let signingIn = Task { try await bridge.signInWithAutoFill() }
+        try await controllers.started(1).complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
+        try await controllers.started(2).complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
+        #expect(try await signingIn.value.method == "passkey")
+        #expect(stub.requests.last { $0.path.hasSuffix("/finish") }?.json?["challengeID"] as? String == "ch-3")
+    }
+
+    /// A request while another shows is refused with its own reason (not the platform's
+    /// `.failed`), and the sheet is left alone.
+    @Test func autoFillAskedForWhileASheetShowsIsRequestInProgress() async throws {
+        let bridge = bridge()
+        stub.respond(status: 200, ContractAnswers.registrationOptions)
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        let upgrading = Task { await bridge.upgradeToPasskey() }
+        let sheet = try await controllers.started(1)
+        // AutoFill asked for while the upgrade shows: it does not take over the sheet.
+        let signingIn = Task { try await bridge.signInWithAutoFill() }
+        await #expect(throws: PasskeyClientError.authorization(.requestInProgress)) { try await signingIn.value }
+        sheet.complete(.failure(.cancelled))
+        #expect(await upgrading.value == .declined(.cancelled))
     }
 
     @Test func cancelAutoFillEndsTheRequestWithoutARestart() async throws {
@@ -156,13 +198,60 @@ import Testing
         #expect(signals.signals.isEmpty)
     }
 
-    @Test func deletingTheAccountReportsEachOfItsPasskeysUnknown() async throws {
+    /// After every sign-in (passkey or password), as Apple suggests: the passkeys the server
+    /// accepts and the current user's details.
+    @Test(arguments: ["passkey", "password"])
+    func everySignInReportsTheAcceptedPasskeysAndTheUser(kind: String) async throws {
+        let bridge = bridge(relyingPartyID: "example.com")
+        if kind == "passkey" {
+            stub.respond(status: 200, ContractAnswers.authenticationOptions)
+            stub.respond(status: 200, ContractAnswers.session(method: "passkey"))
+            stub.respond(status: 200, ContractAnswers.account)
+            let signingIn = Task { try await bridge.signInWithPasskey() }
+            try await controllers.started(1).complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
+            _ = try await signingIn.value
+        } else {
+            stub.respond(status: 200, ContractAnswers.session(method: "password"))
+            stub.respond(status: 200, ContractAnswers.account)
+            try await bridge.signIn(email: "taro@example.com", password: "secret words")
+        }
+        #expect(
+            signals.signals == [
+                .allAccepted(
+                    relyingPartyID: "example.com", userHandle: Data([4, 5, 6]),
+                    credentialIDs: [Data([0xfb, 0xff, 0xbf])]),
+                .currentUser(
+                    relyingPartyID: "example.com", userHandle: Data([4, 5, 6]), name: "taro@example.com",
+                    displayName: "Taro"),
+            ])
+    }
+
+    /// Stage ③: the password goes on the server, then the password managers hear it is unused.
+    @Test func removingThePasswordReportsItUnused() async throws {
+        let bridge = bridge(relyingPartyID: "example.com")
+        stub.respond(status: 200, ContractAnswers.account)
+        stub.respond(status: 204)
+        try await bridge.removePassword()
+        #expect(stub.requests.map(\.path) == ["/v1/account", "/v1/account/password"])
+        #expect(signals.signals == [.unusedPassword(domain: "example.com", userName: "taro@example.com")])
+        // Refused by the server: nothing is reported.
+        stub.respond(status: 200, ContractAnswers.account)
+        stub.respond(status: 409, PasskeyAuthorizationTests.problem(409, "recovery-not-set-up"))
+        await #expect(throws: PasskeyClientError.self) { try await bridge.removePassword() }
+        #expect(signals.signals.count == 1)
+    }
+
+    @Test func deletingTheAccountReportsItsPasskeysUnknownAndItsPasswordUnused() async throws {
         let bridge = bridge(relyingPartyID: "example.com")
         stub.respond(status: 200, ContractAnswers.account)
         stub.respond(status: 204)
         try await bridge.deleteAccount()
         #expect(stub.requests.map(\.method) == ["GET", "DELETE"])
-        #expect(signals.signals == [.unknown(relyingPartyID: "example.com", credentialID: Data([0xfb, 0xff, 0xbf]))])
+        #expect(
+            signals.signals == [
+                .unknown(relyingPartyID: "example.com", credentialID: Data([0xfb, 0xff, 0xbf])),
+                .unusedPassword(domain: "example.com", userName: "taro@example.com"),
+            ])
         #expect(bridge.client.accessToken == nil)
     }
 

@@ -36,12 +36,12 @@ import Testing
     let stub = StubServer()
     let controllers = ScriptedControllers()
     let signals = RecordingSignals()
-    let expiry = ExpiryGate()
+    let clock = TestClock()
 
     func bridge(relyingPartyID: String? = nil) -> PasskeyAuthorization {
         PasskeyAuthorization(
             client: stub.client(accessToken: "held-token"), controllers: controllers, signals: signals,
-            relyingPartyID: relyingPartyID, waitUntilExpiry: expiry.wait(until:))
+            relyingPartyID: relyingPartyID, now: clock.now)
     }
 
     // MARK: - The bridge
@@ -85,13 +85,13 @@ import Testing
         #expect(controllers.made.isEmpty)
     }
 
-    @Test func aSecondRequestWhileASheetIsUpFailsAndLeavesTheFirstRunning() async throws {
+    @Test func aSecondRequestWhileASheetIsUpIsRequestInProgressAndLeavesTheFirstRunning() async throws {
         let bridge = bridge()
         stub.respond(status: 200, ContractAnswers.authenticationOptions)
         let options = try await bridge.client.startPasskeySignIn()
         let first = Task { try await bridge.perform(.assertion(options, presentation: .modal)) }
         let controller = try await controllers.started(1)
-        await #expect(throws: PasskeyAuthorizationError.failed) {
+        await #expect(throws: PasskeyAuthorizationError.requestInProgress) {
             try await bridge.perform(.assertion(options, presentation: .modal))
         }
         #expect(controller.cancels == 0)

@@ -61,6 +61,7 @@ final class RecordingSignals: PasskeyCredentialSignals, @unchecked Sendable {
         case allAccepted(relyingPartyID: String, userHandle: Data, credentialIDs: [Data])
         case unknown(relyingPartyID: String, credentialID: Data)
         case currentUser(relyingPartyID: String, userHandle: Data, name: String, displayName: String)
+        case unusedPassword(domain: String, userName: String)
     }
 
     private let lock = NSLock()
@@ -87,29 +88,19 @@ final class RecordingSignals: PasskeyCredentialSignals, @unchecked Sendable {
                     relyingPartyID: relyingPartyID, userHandle: userHandle, name: name, displayName: displayName))
         }
     }
+
+    func reportUnusedPassword(domain: String, userName: String) async {
+        lock.withLock { recorded.append(.unusedPassword(domain: domain, userName: userName)) }
+    }
 }
 
-/// The AutoFill expiry the test decides: `waitUntilExpiry` returns once per `expire()`.
-final class ExpiryGate: @unchecked Sendable {
+/// The time a test decides (`PasskeyAuthorization`'s `now`): starts at 19:00 of the options'
+/// day, five minutes before `ContractAnswers.authenticationOptions` expire.
+final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
-    private var due = 0
-    private var waits: [Date] = []
+    private var current = ISO8601DateFormatter().date(from: "2026-12-01T19:00:00Z")!
 
-    /// The `expiresAt` of each wait, in order.
-    var asked: [Date] { lock.withLock { waits } }
+    @Sendable func now() -> Date { lock.withLock { current } }
 
-    func expire() { lock.withLock { due += 1 } }
-
-    @Sendable func wait(until expiresAt: Date) async throws {
-        lock.withLock { waits.append(expiresAt) }
-        while true {
-            let isDue = lock.withLock {
-                guard due > 0 else { return false }
-                due -= 1
-                return true
-            }
-            if isDue { return }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
+    func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
 }

@@ -37,6 +37,14 @@
             }
         }
 
+        public func reportUnusedPassword(domain: String, userName: String) async {
+            if #available(iOS 26.2, macOS 26.2, *) {
+                try? await ASCredentialDataManager().reportUnusedPasswordCredential(domain: domain, userName: userName)
+            } else if #available(iOS 26.0, macOS 26.0, *) {
+                try? await ASCredentialUpdater().reportUnusedPasswordCredential(domain: domain, userName: userName)
+            }
+        }
+
         /// `reportPublicKeyCredentialUpdate(newName:)` with `name`; the platform takes no display name.
         public func reportCurrentUserDetails(
             relyingPartyID: String, userHandle: Data, name: String, displayName: String

@@ -1,7 +1,8 @@
 internal import Foundation
 
 /// The one-call flows: start on the server → the platform's request → finish on the server.
-/// A platform failure is `.authorization(_)`, a server one `.server(_)`.
+/// A platform failure is `.authorization(_)`, a server one `.server(_)`. Every modal flow first
+/// withdraws a running AutoFill offer (`cancelAutoFill()`); the app starts it again afterwards.
 extension PasskeyAuthorization {
     /// The one discoverable sign-in, as a sheet ("Sign in with a passkey"). Cancels a running
     /// AutoFill request first. The session's token is held by the client. A passkey the server
@@ -18,6 +19,9 @@ extension PasskeyAuthorization {
     /// refuses conditional mode (`.refused`, code `conditional-not-allowed`) unless the session
     /// comes from a password sign-in of the last few minutes.
     public func upgradeToPasskey() async -> PasskeyUpgradeOutcome {
+        // Between two of its requests the AutoFill loop holds no request; a new generation stops
+        // it from starting one under this upgrade.
+        cancelAutoFill()
         let options: PasskeyRegistrationOptions
         do {
             options = try await client.startPasskeyRegistration(mode: .conditional)
@@ -45,6 +49,7 @@ extension PasskeyAuthorization {
     /// account screen; the server wants a recent sign-in). `name` is the passkey's label;
     /// the server names it after the authenticator when nil.
     public func addPasskey(name: String? = nil) async throws(PasskeyClientError) {
+        cancelAutoFill()
         let options = try await client.startPasskeyRegistration(mode: .modal)
         guard case .registration(let credential) = try await authorize(.registration(options)) else {
             throw .authorization(.invalidResponse)
@@ -57,6 +62,7 @@ extension PasskeyAuthorization {
     public func createAccountWithPasskey(email: String, displayName: String) async throws(PasskeyClientError)
         -> PasskeySession
     {
+        cancelAutoFill()
         let options = try await client.startPasskeyAccountRegistration(email: email, displayName: displayName)
         guard case .registration(let credential) = try await authorize(.accountRegistration(options)) else {
             throw .authorization(.invalidResponse)
@@ -69,6 +75,7 @@ extension PasskeyAuthorization {
     /// name itself (`ASAuthorizationAccountCreationProvider`). The new session's token is held.
     @available(iOS 26.0, macOS 26.0, *)
     public func createAccountWithPasskeySheet() async throws(PasskeyClientError) -> PasskeySession {
+        cancelAutoFill()
         let options = try await client.startPasskeyAccountRegistration()
         guard case .accountCreation(let creation) = try await authorize(.accountCreationSheet(options)) else {
             throw .authorization(.invalidResponse)
@@ -95,7 +102,9 @@ extension PasskeyAuthorization {
     {
         guard case .assertion(let assertion) = result else { throw .authorization(.invalidResponse) }
         do {
-            return try await client.finishPasskeySignIn(challengeID: options.challengeID, assertion: assertion)
+            let session = try await client.finishPasskeySignIn(challengeID: options.challengeID, assertion: assertion)
+            await reportAfterSignIn(relyingPartyID: options.relyingPartyID)
+            return session
         } catch {
             if error.code == .unknownCredential {
                 await signals.reportUnknownCredential(

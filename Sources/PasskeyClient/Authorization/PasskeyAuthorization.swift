@@ -7,8 +7,8 @@ public import Foundation
 ///
 /// Main-actor bound, as the platform's UI is. One request is in flight at a time: a new request
 /// first cancels a running AutoFill request (the platform shows one at a time, and a sheet
-/// must replace the QuickType offer); a request while any other is running fails with `.failed`
-/// and leaves the running one alone.
+/// must replace the QuickType offer); a request while any other is running fails with
+/// `.requestInProgress` and leaves the running one alone.
 /// Cancelling the calling task cancels the platform request and throws `.cancelled`.
 ///
 /// The credential-manager signals (`PasskeyCredentialSignals`) need the relying party's ID: the
@@ -21,8 +21,8 @@ public final class PasskeyAuthorization {
     public let client: PasskeyClient
     let controllers: any PasskeyAuthorizationControllerFactory
     let signals: any PasskeyCredentialSignals
-    /// Waits until just before a sign-in challenge expires (AutoFill restarts then).
-    let waitUntilExpiry: @Sendable (Date) async throws -> Void
+    /// The time AutoFill's challenge expiry is judged by (`refreshAutoFill()`).
+    let now: @Sendable () -> Date
 
     /// The relying party the signals are for (the last options' ID, else the one given at init).
     public internal(set) var relyingPartyID: String?
@@ -33,6 +33,8 @@ public final class PasskeyAuthorization {
     var autoFillGeneration: UInt64 = 0
     /// Set when the running AutoFill request was ended because its challenge expired.
     var autoFillExpired = false
+    /// When the running AutoFill request's challenge expires (nil: none running).
+    var autoFillExpiresAt: Date?
 
     /// The platform request in flight, and the caller waiting for it.
     struct InFlight {
@@ -52,24 +54,17 @@ public final class PasskeyAuthorization {
     ///
     /// - Parameters:
     ///   - relyingPartyID: the app's associated domain, for the signals before any options were seen.
-    ///   - waitUntilExpiry: returns when an AutoFill request's challenge is about to expire (tests
-    ///     inject their own; the default sleeps until 10 seconds before `expiresAt`, at least 30 seconds).
+    ///   - now: the clock `refreshAutoFill()` compares the challenge's expiry with (a test's own).
     public init(
         client: PasskeyClient, controllers: any PasskeyAuthorizationControllerFactory,
         signals: any PasskeyCredentialSignals = NoCredentialSignals(), relyingPartyID: String? = nil,
-        waitUntilExpiry: @escaping @Sendable (Date) async throws -> Void = PasskeyAuthorization.sleepUntilExpiry
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.client = client
         self.controllers = controllers
         self.signals = signals
         self.relyingPartyID = relyingPartyID
-        self.waitUntilExpiry = waitUntilExpiry
-    }
-
-    /// Sleeps until 10 seconds before `expiresAt`, and at least 30 seconds (a device clock ahead
-    /// of the server's must not turn AutoFill into a loop of new challenges).
-    public nonisolated static func sleepUntilExpiry(_ expiresAt: Date) async throws {
-        try await Task.sleep(for: .seconds(max(expiresAt.timeIntervalSinceNow - 10, 30)))
+        self.now = now
     }
 
     /// Shows one platform request and returns what the platform gave. The controller's first
@@ -78,7 +73,7 @@ public final class PasskeyAuthorization {
         -> PasskeyAuthorizationResult
     {
         if let running = inFlight {
-            guard running.isAutoFill else { throw .failed }
+            guard running.isAutoFill else { throw .requestInProgress }
             end(running.number, with: .failure(.cancelled))
         }
         relyingPartyID = request.relyingPartyID

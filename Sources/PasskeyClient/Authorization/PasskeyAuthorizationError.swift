@@ -25,6 +25,9 @@ public enum PasskeyAuthorizationError: Error, Sendable, Hashable {
     case deviceNotConfiguredForPasskeyCreation
     /// A code this version does not know (a later system's), as AuthenticationServices gave it.
     case other(code: Int)
+    /// Not the platform's: another request of this `PasskeyAuthorization` (a sheet, an upgrade)
+    /// is showing, and this one was not started. Try again when it has ended.
+    case requestInProgress
 
     /// The case for one `ASAuthorizationError.Code` raw value.
     public init(code: Int) {

@@ -12,8 +12,16 @@ public protocol PasskeyCredentialSignals: Sendable {
     func reportAllAcceptedCredentials(relyingPartyID: String, userHandle: Data, acceptedCredentialIDs: [Data]) async
     /// The server does not know this passkey (deleted, or its account deleted).
     func reportUnknownCredential(relyingPartyID: String, credentialID: Data) async
-    /// The user's name (the email address) and display name changed.
+    /// The user's name (the email address) and display name, after a sign-in or a change.
     func reportCurrentUserDetails(relyingPartyID: String, userHandle: Data, name: String, displayName: String) async
+    /// The account's saved password for `domain` is no longer used (removed at stage ③, or the
+    /// account deleted): password managers may hide or remove it.
+    func reportUnusedPassword(domain: String, userName: String) async
+}
+
+extension PasskeyCredentialSignals {
+    /// Sends nothing: an app's own signals written before this signal existed keep compiling.
+    public func reportUnusedPassword(domain: String, userName: String) async {}
 }
 
 /// Sends no signal (systems before iOS 26, and programs without a credential manager).

@@ -29,6 +29,11 @@ public final class ASCredentialUpdater: Sendable {
     {
         StandInRecorder.signal("updater.update", relyingPartyIdentifier, userHandle.base64EncodedString(), newName)
     }
+
+    /// `final func reportUnusedPasswordCredential(domain: String, userName: String) async throws`
+    public final func reportUnusedPasswordCredential(domain: String, userName: String) async throws {
+        StandInRecorder.signal("updater.unusedPassword", domain, userName)
+    }
 }
 
 /// `final class ASCredentialDataManager` (iOS 26.2, macOS 26.2).
@@ -57,5 +62,10 @@ public final class ASCredentialDataManager: Sendable {
         async throws
     {
         StandInRecorder.signal("dataManager.update", relyingPartyIdentifier, userHandle.base64EncodedString(), newName)
+    }
+
+    /// `final func reportUnusedPasswordCredential(domain: String, userName: String) async throws`
+    public final func reportUnusedPasswordCredential(domain: String, userName: String) async throws {
+        StandInRecorder.signal("dataManager.unusedPassword", domain, userName)
     }
 }

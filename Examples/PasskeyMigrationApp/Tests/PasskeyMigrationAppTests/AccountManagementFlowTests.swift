@@ -118,8 +118,12 @@ import Testing
             account = try await test.signInWithPassword(email)
             let passkey = try #require(account.summary?.passkeys.first)
             await account.deleteAccount()
+            // Its passkey is unknown now, and its saved password unused (the Passwords app drops both).
             #expect(
-                test.signals.signals == [.unknown(relyingPartyID: "localhost", credentialID: passkey.credentialID)])
+                test.signals.signals.suffix(2) == [
+                    .unknown(relyingPartyID: "localhost", credentialID: passkey.credentialID),
+                    .unusedPassword(domain: "localhost", userName: email),
+                ])
             #expect(account.state == .deleted)
             #expect(test.app.screen == .signIn)
             #expect(test.client.accessToken == nil)

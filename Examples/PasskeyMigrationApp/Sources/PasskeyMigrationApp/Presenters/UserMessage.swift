@@ -35,6 +35,7 @@ enum UserMessage {
         case .deviceNotConfiguredForPasskeyCreation:
             return "Set up a device passcode and iCloud Keychain to create a passkey."
         case .preferSignInWithApple: return "Sign in with Apple is not offered by this app."
+        case .requestInProgress: return "Finish the passkey request on screen first."
         case .failed, .invalidResponse, .unknown, .other: return "The passkey request failed. Try again."
         }
     }
@@ -50,6 +51,7 @@ enum UserMessage {
         if code == .lastCredential { return "This is the account's only way to sign in: add another passkey first." }
         if code == .passkeyNotYetUsed { return "Sign in with your passkey once before removing the password." }
         if code == .recoveryNotSetUp { return "Create recovery codes before removing the password." }
+        if code == .accountLocked { return "This account is locked by support. Contact support to unlock it." }
         if code == .passkeyLimitReached { return "This account has the most passkeys allowed: delete one first." }
         if code == .invalidRequest || code == .weakPassword { return "Check what you typed and try again." }
         return "Something went wrong. Try again."

@@ -20,10 +20,14 @@ public final class PasskeyClient: Sendable {
     public let baseURL: URL
     let session: URLSession
     /// The held token; the store's calls are made under the same lock, so memory and store
-    /// change together.
-    private let held: ClientLock<PasskeyStoredToken?>
+    /// change together. `nil` until the store's token was loaded (`loadStoredToken()`).
+    private let held: ClientLock<PasskeyStoredToken??>
     private let tokenStore: (any PasskeyTokenStore)?
     private let onStoreFailure: (@Sendable (PasskeyTokenStoreFailure) -> Void)?
+    /// What a loaded token's expiry is compared with.
+    private let now: @Sendable () -> Date
+    /// The subscribers of `signedInStates()`.
+    private let stateListeners = ClientLock<[UUID: AsyncStream<Bool>.Continuation]>([:])
     /// (v4) The JWTs of `serviceToken(audience:)`, kept until shortly before they expire.
     let serviceTokens = ServiceTokenCache()
 
@@ -31,15 +35,22 @@ public final class PasskeyClient: Sendable {
     public init(baseURL: URL, session: URLSession = .shared, accessToken: String? = nil) {
         self.baseURL = baseURL
         self.session = session
-        self.held = ClientLock(accessToken.map { PasskeyStoredToken(accessToken: $0, expiresAt: .distantFuture) })
+        self.held = ClientLock(
+            .some(accessToken.map { PasskeyStoredToken(accessToken: $0, expiresAt: .distantFuture) }))
         self.tokenStore = nil
         self.onStoreFailure = nil
+        self.now = { Date() }
     }
 
-    /// A client that keeps its token in `tokenStore` (`KeychainTokenStore` in an app): the
-    /// stored token is loaded now (an expired one is cleared, not used), every call that returns
-    /// a session saves its token, and sign-out, account deletion and a 401 `unauthorized` answer
-    /// to the held token clear it.
+    /// A client that keeps its token in `tokenStore` (`KeychainTokenStore` in an app): every
+    /// call that returns a session saves its token, and sign-out, account deletion and a 401
+    /// `unauthorized` answer to the held token clear it.
+    ///
+    /// **Nothing is read here**: the stored token is loaded by `loadStoredToken()` (call it at
+    /// launch, from a task: it reads the store off the main thread), else by the first call that
+    /// needs it. An expired stored token is cleared, not used. A load that throws (a locked
+    /// device) is told to `onStoreFailure` and **tried again** by the next call, instead of
+    /// signing the user out for the whole process.
     ///
     /// A store that throws never costs the sign-in: the call still succeeds and the token is
     /// held in memory for this client's life (after a failed `clear`, it is forgotten in memory
@@ -48,36 +59,82 @@ public final class PasskeyClient: Sendable {
     /// compared with (a test's clock).
     public init(
         baseURL: URL, session: URLSession = .shared, tokenStore: any PasskeyTokenStore,
-        onStoreFailure: (@Sendable (PasskeyTokenStoreFailure) -> Void)? = nil, now: Date = Date()
+        onStoreFailure: (@Sendable (PasskeyTokenStoreFailure) -> Void)? = nil, now: Date? = nil
     ) {
         self.baseURL = baseURL
         self.session = session
         self.tokenStore = tokenStore
         self.onStoreFailure = onStoreFailure
+        self.now = { now ?? Date() }
+        self.held = ClientLock(nil)
+    }
+
+    /// Loads the stored token if it is not loaded yet, reading the store on a background thread
+    /// (the Keychain must not block the main thread at launch). Returns whether a token is held.
+    /// A failed load leaves it unloaded: the next call tries again.
+    @discardableResult
+    public func loadStoredToken() async -> Bool {
+        if let loaded = held.withLock({ $0 }) { return loaded != nil }
+        return await Task.detached(priority: .userInitiated) { [self] in self.loadedToken() != nil }.value
+    }
+
+    /// The held token, loading the stored one first if that has not happened (synchronously, on
+    /// the calling thread: the async calls load it off the main thread before they get here).
+    private func loadedToken() -> PasskeyStoredToken? {
         var failures: [PasskeyTokenStoreFailure] = []
-        var loaded: PasskeyStoredToken?
-        do {
-            loaded = try tokenStore.load()
-        } catch {
-            failures.append(PasskeyTokenStoreFailure(operation: .load, message: String(describing: error)))
-        }
-        if let token = loaded, token.expiresAt <= now {
-            loaded = nil
+        var loadedNow = false
+        let token = held.withLock { held -> PasskeyStoredToken? in
+            if let loaded = held { return loaded }
+            guard let tokenStore else { return nil }
+            var loaded: PasskeyStoredToken?
             do {
-                try tokenStore.clear()
+                loaded = try tokenStore.load()
             } catch {
-                failures.append(PasskeyTokenStoreFailure(operation: .clear, message: String(describing: error)))
+                failures.append(PasskeyTokenStoreFailure(operation: .load, message: String(describing: error)))
+                return nil  // not loaded: tried again by the next call
             }
+            if let token = loaded, token.expiresAt <= now() {
+                loaded = nil
+                do {
+                    try tokenStore.clear()
+                } catch {
+                    failures.append(PasskeyTokenStoreFailure(operation: .clear, message: String(describing: error)))
+                }
+            }
+            held = .some(loaded)
+            loadedNow = true
+            return loaded
         }
-        self.held = ClientLock(loaded)
         for failure in failures { onStoreFailure?(failure) }
+        if loadedNow { publish(token != nil) }
+        return token
     }
 
     /// The access token the authenticated calls use (set by every successful sign-in).
-    public var accessToken: String? { held.withLock { $0?.accessToken } }
+    public var accessToken: String? { loadedToken()?.accessToken }
 
     /// The held token with its expiry (`Date.distantFuture` when set without one).
-    public var heldToken: PasskeyStoredToken? { held.withLock { $0 } }
+    public var heldToken: PasskeyStoredToken? { loadedToken() }
+
+    /// Whether a token is held, now and after every change: a sign-in (true), a sign-out, an
+    /// account deletion, or a 401 to the held token (false). Each call is a new stream that
+    /// starts with the current state; the app's router listens to one, so a session that ended
+    /// anywhere reaches it instead of every screen. It ends when the listener's task is
+    /// cancelled. Before the stored token is loaded it starts with the load's answer instead.
+    public func signedInStates() -> AsyncStream<Bool> {
+        let (stream, continuation) = AsyncStream<Bool>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        stateListeners.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in _ = self?.stateListeners.withLock { $0.removeValue(forKey: id) }
+        }
+        if let loaded = held.withLock({ $0 }) { continuation.yield(loaded != nil) }
+        return stream
+    }
+
+    /// Tells the listeners of `signedInStates()`.
+    private func publish(_ signedIn: Bool) {
+        for listener in stateListeners.withLock({ Array($0.values) }) { listener.yield(signedIn) }
+    }
 
     /// Replaces the held access token (e.g. one the app restored itself), or forgets it; written
     /// through to the token store, with `Date.distantFuture` as its expiry (the client is not
@@ -89,20 +146,22 @@ public final class PasskeyClient: Sendable {
     /// Holds `token` (nil: forgets it) and writes it through to the store.
     func hold(_ token: PasskeyStoredToken?) {
         let failure = held.withLock { held -> PasskeyTokenStoreFailure? in
-            held = token
+            held = .some(token)
             return write(token)
         }
         if let failure { onStoreFailure?(failure) }
+        publish(token != nil)
     }
 
     /// Forgets the held token if it is still `token` (a sign-in meanwhile wins).
     func forget(ifHeld token: String) {
-        let failure = held.withLock { held -> PasskeyTokenStoreFailure? in
-            guard held?.accessToken == token else { return nil }
-            held = nil
-            return write(nil)
+        let forgotten = held.withLock { held -> (Bool, PasskeyTokenStoreFailure?) in
+            guard held??.accessToken == token else { return (false, nil) }
+            held = .some(nil)
+            return (true, write(nil))
         }
-        if let failure { onStoreFailure?(failure) }
+        if let failure = forgotten.1 { onStoreFailure?(failure) }
+        if forgotten.0 { publish(false) }
     }
 
     /// Saves or clears; the failure to report, if any.
@@ -189,6 +248,7 @@ public final class PasskeyClient: Sendable {
         /// The held token the request carries (not one given to the call).
         var heldBearer: String?
         if case .bearer(let given) = authorization {
+            if given == nil, tokenStore != nil { await loadStoredToken() }
             heldBearer = given == nil ? accessToken : nil
             guard let bearer = given ?? heldBearer else { throw .notSignedIn }
             request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")

@@ -17,7 +17,8 @@ public struct PasskeyStoredToken: Sendable, Hashable, Codable {
 /// Apple platforms, `InMemoryTokenStore` in tests and previews, or an app's own.
 ///
 /// The client calls it synchronously (as the Keychain is called), one call at a time: `load()`
-/// once, at init; `save(_:)` after every call that returns a session; `clear()` on sign-out,
+/// once, off the main thread (`PasskeyClient.loadStoredToken()`, or the first call that needs the
+/// token), again after it threw; `save(_:)` after every call that returns a session; `clear()` on sign-out,
 /// account deletion, a 401 `unauthorized` answer to the held token, and for an expired token
 /// found at init. A throwing call never fails the client's call (see `PasskeyClient.init`).
 public protocol PasskeyTokenStore: Sendable {
@@ -62,4 +63,41 @@ public struct PasskeyTokenStoreFailure: Error, Sendable, Hashable {
         self.operation = operation
         self.message = message
     }
+}
+
+/// Opt-in: a token store that clears what it finds on the app's first launch. The Keychain
+/// outlives an app's deletion, so a reinstalled app would otherwise find the previous install's
+/// session; wrap the store in this to start signed out after a reinstall. "First launch" is
+/// remembered in `defaults` (deleted with the app), under `key`.
+///
+///     PasskeyClient(baseURL: server, tokenStore: FirstLaunchClearingTokenStore(KeychainTokenStore()))
+public final class FirstLaunchClearingTokenStore: PasskeyTokenStore, @unchecked Sendable {
+    private let store: any PasskeyTokenStore
+    private let defaults: UserDefaults
+    private let key: String
+    private let lock = NSLock()
+
+    public init(
+        _ store: any PasskeyTokenStore, defaults: UserDefaults = .standard,
+        key: String = "PasskeyClient.launchedBefore"
+    ) {
+        self.store = store
+        self.defaults = defaults
+        self.key = key
+    }
+
+    public func load() throws -> PasskeyStoredToken? {
+        try lock.withLock {
+            if !defaults.bool(forKey: key) {
+                try store.clear()
+                defaults.set(true, forKey: key)
+                return nil
+            }
+            return try store.load()
+        }
+    }
+
+    public func save(_ token: PasskeyStoredToken) throws { try store.save(token) }
+
+    public func clear() throws { try store.clear() }
 }

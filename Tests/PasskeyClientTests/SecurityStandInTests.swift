@@ -52,7 +52,7 @@
         private let token = PasskeyStoredToken(
             accessToken: "kept-token", expiresAt: Date(timeIntervalSince1970: 2_000_000_000))
 
-        @Test func theKeychainStoreKeepsOneTokenReadableAfterFirstUnlockOnThisDeviceOnly() throws {
+        @Test func theKeychainStoreKeepsOneTokenReadableWhenUnlockedOnThisDeviceOnly() throws {
             let store = store()
             #expect(try store.load() == nil)
             try store.save(token)
@@ -63,10 +63,26 @@
             let stored = try #require(StandInKeychain.item(service: store.service, account: store.account))
             #expect(
                 stored.attributes[kSecAttrAccessible as String]
-                    == kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+                    == kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String)
+            #expect(stored.attributes[kSecAttrAccessGroup as String] == nil)
             try store.clear()
             #expect(try store.load() == nil)
             try store.clear()
+        }
+
+        /// An app that refreshes in the background, and one that shares the token with its
+        /// extensions, say so; the item says it too.
+        @Test func accessibilityAndAccessGroupAreTheAppsChoice() throws {
+            let store = KeychainTokenStore(
+                service: "test-\(UUID())", accessibility: .afterFirstUnlockThisDeviceOnly,
+                accessGroup: "TEAMID.com.example.shared")
+            try store.save(token)
+            let stored = try #require(StandInKeychain.item(service: store.service, account: store.account))
+            #expect(
+                stored.attributes[kSecAttrAccessible as String]
+                    == kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+            #expect(stored.attributes[kSecAttrAccessGroup as String] == "TEAMID.com.example.shared")
+            #expect(try store.load() == token)
         }
 
         @Test func aFailedKeychainCallIsATypedErrorWithItsStatus() throws {

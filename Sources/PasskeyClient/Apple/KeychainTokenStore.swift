@@ -9,30 +9,61 @@
     #endif
 
     /// A `PasskeyTokenStore` in the Keychain: one generic-password item (`service`, `account`)
-    /// holding the JSON of the `PasskeyStoredToken`, readable after the device's first unlock
-    /// and never restored to another device (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`).
-    /// On macOS it is the data-protection keychain, as on iOS.
+    /// holding the JSON of the `PasskeyStoredToken`, by default readable only while the device is
+    /// unlocked and never restored to another device
+    /// (`kSecAttrAccessibleWhenUnlockedThisDeviceOnly`; an app that calls the server from
+    /// background tasks chooses `.afterFirstUnlockThisDeviceOnly`). `accessGroup` shares it with
+    /// the app's extensions (a keychain-access-groups entitlement). On macOS it is the
+    /// data-protection keychain, as on iOS (it needs the keychain-access-groups entitlement too).
     ///
     ///     let client = PasskeyClient(baseURL: server, tokenStore: KeychainTokenStore())
     public struct KeychainTokenStore: PasskeyTokenStore {
+        /// When the item can be read (`kSecAttrAccessible`); every choice stays on this device.
+        public enum Accessibility: Sendable, Hashable {
+            /// While the device is unlocked (the default).
+            case whenUnlockedThisDeviceOnly
+            /// After the first unlock since a restart, also while locked (background refreshes).
+            case afterFirstUnlockThisDeviceOnly
+            /// While unlocked, and only while the device has a passcode (deleted if it is removed).
+            case whenPasscodeSetThisDeviceOnly
+
+            var attribute: CFString {
+                switch self {
+                case .whenUnlockedThisDeviceOnly: kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+                case .afterFirstUnlockThisDeviceOnly: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+                case .whenPasscodeSetThisDeviceOnly: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
+                }
+            }
+        }
+
         /// `kSecAttrService`: e.g. the app's bundle identifier.
         public let service: String
         /// `kSecAttrAccount`: which token of the service.
         public let account: String
+        public let accessibility: Accessibility
+        /// `kSecAttrAccessGroup`, e.g. `TEAMID.com.example.shared`; nil: the app's default group.
+        public let accessGroup: String?
 
-        public init(service: String = "PasskeyClient", account: String = "access-token") {
+        public init(
+            service: String = "PasskeyClient", account: String = "access-token",
+            accessibility: Accessibility = .whenUnlockedThisDeviceOnly, accessGroup: String? = nil
+        ) {
             self.service = service
             self.account = account
+            self.accessibility = accessibility
+            self.accessGroup = accessGroup
         }
 
         /// The item, without its data: what every call looks it up by.
         private var item: [String: Any] {
-            [
+            var item: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrService as String: service,
                 kSecAttrAccount as String: account,
                 kSecUseDataProtectionKeychain as String: true,
             ]
+            if let accessGroup { item[kSecAttrAccessGroup as String] = accessGroup }
+            return item
         }
 
         public func load() throws -> PasskeyStoredToken? {
@@ -60,7 +91,7 @@
             }
             let attributes: [String: Any] = [
                 kSecValueData as String: data,
-                kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+                kSecAttrAccessible as String: accessibility.attribute,
             ]
             var status = SecItemUpdate(item as CFDictionary, attributes as CFDictionary)
             if status == errSecItemNotFound {

@@ -38,6 +38,12 @@ nonisolated(unsafe) public let kSecAttrAccount: CFString = "acct"
 nonisolated(unsafe) public let kSecAttrAccessible: CFString = "pdmn"
 /// `let kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly: CFString` (iOS 4.0, macOS 10.9)
 nonisolated(unsafe) public let kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly: CFString = "cku"
+/// `let kSecAttrAccessibleWhenUnlockedThisDeviceOnly: CFString`
+nonisolated(unsafe) public let kSecAttrAccessibleWhenUnlockedThisDeviceOnly: CFString = "aku"
+/// `let kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly: CFString`
+nonisolated(unsafe) public let kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly: CFString = "akpu"
+/// `let kSecAttrAccessGroup: CFString`
+nonisolated(unsafe) public let kSecAttrAccessGroup: CFString = "agrp"
 /// `let kSecValueData: CFString` (iOS 2.0, macOS 10.6)
 nonisolated(unsafe) public let kSecValueData: CFString = "v_Data"
 /// `let kSecReturnData: CFString` (iOS 2.0, macOS 10.6)

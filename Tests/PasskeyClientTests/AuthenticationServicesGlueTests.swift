@@ -82,6 +82,32 @@
             #expect(request.userID == Data([4, 5, 6]))
         }
 
+        /// The window is looked up when the platform asks for it, not captured at launch: a
+        /// window that appeared (or changed) after the bridge was made is the one used.
+        @Test func thePresentationAnchorIsLookedUpWhenTheSheetIsShown() async throws {
+            stub.respond(status: 200, ContractAnswers.authenticationOptions)
+            let scene = StandInScene()
+            let controllers = AuthenticationServicesControllers(anchor: scene.keyWindow)
+            let bridge = PasskeyAuthorization(client: stub.client(), controllers: controllers)
+            #expect(scene.lookups == 0, "nothing is looked up while composing the app")
+            let before = StandInRecorder.controllers.count
+            let signingIn = Task { try await bridge.signInWithPasskey() }
+            try await waitForController(after: before)
+            let (controller, _) = try lastController()
+            let later = UIWindow.standIn()
+            scene.window = later
+            #expect(controller.presentationContextProvider?.presentationAnchor(for: controller) === later)
+            #expect(scene.lookups == 1)
+            // No window at all: a new one rather than a crash (the platform then fails the request).
+            scene.window = nil
+            #expect(controller.presentationContextProvider?.presentationAnchor(for: controller) != nil)
+            bridge.cancelAutoFill()
+            signingIn.cancel()
+            _ = try? await signingIn.value
+            // The default looks in the foreground scene (none on Linux's stand-ins).
+            #expect(AuthenticationServicesControllers().anchor() == nil)
+        }
+
         @Test func aSheetAnswerReachesTheBridgeOnceAndLaterOnesAreIgnored() async throws {
             stub.respond(status: 200, ContractAnswers.authenticationOptions)
             stub.respond(status: 200, ContractAnswers.session(method: "passkey"))
@@ -219,6 +245,17 @@
                     ["dataManager.allAccepted", "example.com", "BA==", "AQ==,Ag=="],
                     ["dataManager.update", "example.com", "BA==", "new@example.com"],
                 ])
+        }
+    }
+
+    /// A scene whose key window the test sets, counting the lookups.
+    @MainActor final class StandInScene {
+        var window: ASPresentationAnchor?
+        private(set) var lookups = 0
+
+        func keyWindow() -> ASPresentationAnchor? {
+            lookups += 1
+            return window
         }
     }
 #endif

@@ -6,22 +6,51 @@
     #if PASSKEY_CLIENT_GLUE
         public import PasskeyClient
     #endif
+    #if canImport(UIKit)
+        internal import UIKit
+    #elseif canImport(AppKit)
+        internal import AppKit
+    #endif
 
-    /// Makes `ASAuthorizationController`-backed controllers presenting over `anchor` (the app's
-    /// key window).
+    /// Makes `ASAuthorizationController`-backed controllers. The window a sheet is presented over
+    /// is looked up **when the sheet is shown**, not captured at launch: by default the key window
+    /// of the foreground scene (so an app needs no window sniffer and no launch spinner, and a
+    /// scene that changed since is followed).
     @MainActor
     public final class AuthenticationServicesControllers: PasskeyAuthorizationControllerFactory {
-        /// The window the sheets are presented over.
-        public let anchor: ASPresentationAnchor
+        /// Finds the window for the next sheet.
+        public let anchor: @MainActor () -> ASPresentationAnchor?
 
-        /// Controllers presenting over `anchor`.
-        public init(anchor: ASPresentationAnchor) { self.anchor = anchor }
+        /// Controllers presenting over the key window of the foreground scene, looked up per request.
+        public convenience init() { self.init(anchor: ForegroundWindow.keyWindow) }
+
+        /// Controllers presenting over `anchor` (a window the app already has).
+        public convenience init(anchor: ASPresentationAnchor) { self.init(anchor: { anchor }) }
+
+        /// Controllers presenting over the window `anchor` returns for each request.
+        public init(anchor: @escaping @MainActor () -> ASPresentationAnchor?) { self.anchor = anchor }
 
         public func makeController(
             for request: PasskeyAuthorizationRequest,
             completion: @escaping @MainActor (Result<PasskeyAuthorizationResult, PasskeyAuthorizationError>) -> Void
         ) -> any PasskeyAuthorizationController {
             AuthenticationServicesController(request: request, anchor: anchor, completion: completion)
+        }
+    }
+
+    /// The key window of the foreground scene, where the platform has one.
+    @MainActor
+    enum ForegroundWindow {
+        static func keyWindow() -> ASPresentationAnchor? {
+            #if canImport(UIKit)
+                let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+                let scene = scenes.first { $0.activationState == .foregroundActive } ?? scenes.first
+                return scene?.keyWindow ?? scene?.windows.first
+            #elseif canImport(AppKit)
+                return NSApplication.shared.keyWindow ?? NSApplication.shared.windows.first
+            #else
+                return nil  // the stand-ins on Linux: no scenes
+            #endif
         }
     }
 
@@ -32,12 +61,12 @@
         ASAuthorizationControllerDelegate, ASAuthorizationControllerPresentationContextProviding
     {
         private let request: PasskeyAuthorizationRequest
-        private let anchor: ASPresentationAnchor
+        private let anchor: @MainActor () -> ASPresentationAnchor?
         private let completion: @MainActor (Result<PasskeyAuthorizationResult, PasskeyAuthorizationError>) -> Void
         private var controller: ASAuthorizationController?
 
         init(
-            request: PasskeyAuthorizationRequest, anchor: ASPresentationAnchor,
+            request: PasskeyAuthorizationRequest, anchor: @escaping @MainActor () -> ASPresentationAnchor?,
             completion: @escaping @MainActor (Result<PasskeyAuthorizationResult, PasskeyAuthorizationError>) -> Void
         ) {
             self.request = request
@@ -52,8 +81,9 @@
             controller.presentationContextProvider = self
             self.controller = controller
             guard case .assertion(_, .autoFill) = request else { return controller.performRequests() }
-            #if os(macOS)
-                completion(.failure(.notHandled))  // AutoFill-assisted requests are iOS/visionOS only
+            #if os(macOS) || targetEnvironment(macCatalyst)
+                // AutoFill-assisted requests are iOS and visionOS only (unavailable on Mac Catalyst).
+                completion(.failure(.notHandled))
             #else
                 controller.performAutoFillAssistedRequests()
             #endif
@@ -71,6 +101,9 @@
             completion(.failure(PasskeyAuthorizationError(platformError: error)))
         }
 
-        func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor { anchor }
+        /// Looked up now, when the platform asks; a new window only when none is found.
+        func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
+            anchor() ?? ASPresentationAnchor()
+        }
     }
 #endif

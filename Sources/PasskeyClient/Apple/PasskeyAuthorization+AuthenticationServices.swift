@@ -14,5 +14,13 @@
                 client: client, controllers: AuthenticationServicesControllers(anchor: anchor),
                 signals: AuthenticationServicesCredentialSignals(), relyingPartyID: relyingPartyID)
         }
+
+        /// The bridge over `ASAuthorizationController`, presenting over the foreground scene's key
+        /// window, looked up when each sheet is shown (compose the app at once, no window needed).
+        public convenience init(client: PasskeyClient, relyingPartyID: String? = nil) {
+            self.init(
+                client: client, controllers: AuthenticationServicesControllers(),
+                signals: AuthenticationServicesCredentialSignals(), relyingPartyID: relyingPartyID)
+        }
     }
 #endif

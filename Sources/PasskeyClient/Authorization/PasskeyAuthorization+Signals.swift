@@ -23,6 +23,17 @@ extension PasskeyAuthorization {
         await signals.reportUnusedPassword(domain: relyingPartyID, userName: account.email)
     }
 
+    /// The signals of a sign-in an app coordinated itself (start → `perform` → finish, as the
+    /// talk's Interactors do): what `reportAfterSignIn` sends after the bridge's own flows.
+    public func reportSignIn() async { await reportAfterSignIn(relyingPartyID: relyingPartyID) }
+
+    /// The server answered `unknown-credential` for this passkey (deleted, or its account
+    /// deleted): the credential manager stops offering it. No signal without a relying party ID.
+    public func reportUnknownCredential(_ credentialID: Data) async {
+        guard let relyingPartyID else { return }
+        await signals.reportUnknownCredential(relyingPartyID: relyingPartyID, credentialID: credentialID)
+    }
+
     /// After a sign-in: the passkeys the server accepts for the account (the credential manager
     /// may hide the others) and the current user name and display name. Best effort, like every
     /// signal: skipped when the account cannot be read or no relying party ID is known. It costs

@@ -12,12 +12,18 @@ import Testing
     @Test func aTokenStoredByAnEarlierLaunchOpensTheAccountUntilSignOut() async throws {
         try await TestApp.onServer { server in
             let keychain = InMemoryTokenStore()
-            let first = TestApp(server: server, controllers: TestApp.newDevice(), tokenStore: keychain)
+            let credentials = TestCredentialStore()
+            let first = TestApp(
+                server: server, controllers: TestApp.newDevice(), tokenStore: keychain, credentials: credentials)
             let email = try await first.passwordUser()
             _ = try await first.signInWithPassword(email)
             #expect(keychain.load() != nil)
 
-            let relaunched = TestApp(server: server, controllers: TestApp.newDevice(), tokenStore: keychain)
+            let relaunched = TestApp(
+                server: server, controllers: TestApp.newDevice(), tokenStore: keychain, credentials: credentials)
+            // Straight to the account (no spinner): the app's record says someone signed in.
+            #expect(relaunched.app.screen == .account)
+            await relaunched.app.loadSession()
             #expect(relaunched.app.screen == .account)
             let account = try await relaunched.loadedAccount()
             #expect(account.summary?.email == email)
@@ -25,7 +31,10 @@ import Testing
             await account.signOut()
             #expect(relaunched.app.screen == .signIn)
             #expect(keychain.load() == nil)
-            let again = TestApp(server: server, controllers: TestApp.newDevice(), tokenStore: keychain)
+            #expect(credentials.load() == nil)
+            let again = TestApp(
+                server: server, controllers: TestApp.newDevice(), tokenStore: keychain, credentials: credentials)
+            await again.app.loadSession()
             #expect(again.app.screen == .signIn)
         }
     }
@@ -35,6 +44,7 @@ import Testing
             let keychain = InMemoryTokenStore(
                 PasskeyStoredToken(accessToken: "ended-long-ago", expiresAt: Date().addingTimeInterval(3600)))
             let relaunched = TestApp(server: server, controllers: TestApp.newDevice(), tokenStore: keychain)
+            await relaunched.app.loadSession()
             #expect(relaunched.app.screen == .account)
             let account = try #require(relaunched.app.account)
             await account.load()

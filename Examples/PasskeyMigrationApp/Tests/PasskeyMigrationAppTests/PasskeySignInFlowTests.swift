@@ -50,8 +50,9 @@ import Testing
         }
     }
 
-    /// The user types a password instead: the AutoFill request is withdrawn, silently.
-    @Test func typingAPasswordWithdrawsAutoFill() async throws {
+    /// The user focuses the password field and signs in with a wrong password: the passkeys stay
+    /// offered all along (AutoFill is never withdrawn on password focus, as in Apple's sample).
+    @Test func aFailedPasswordKeepsAutoFillOffered() async throws {
         try await TestApp.onServer { server in
             let device = TestApp.newDevice()
             device.holdAutoFill = true
@@ -61,12 +62,62 @@ import Testing
 
             let autoFill = Task { await screen.emailFieldAppeared() }
             try await Self.untilAutoFillIsOffered(device)
+            let email = try await test.passwordUser()
+            test.app.passwordSignIn.email = email
+            test.app.passwordSignIn.password = "not the password"
+            await test.app.passwordSignIn.signIn()
+            #expect(test.app.passwordSignIn.state == .failed("The email address or the password is wrong."))
             #expect(screen.state == .offeringAutoFill)
-            await screen.passwordEditingBegan()
+            #expect(device.isHoldingAutoFill, "still offered")
+            // The user picks the passkey after all.
+            device.pickAutoFill()
             await autoFill.value
-            #expect(screen.state == .idle)
-            #expect(test.client.accessToken == nil)
-            #expect(test.app.screen == .signIn)
+            guard case .signedIn = screen.state else {
+                Issue.record("not signed in: \(screen.state)")
+                return
+            }
+            #expect(test.app.screen == .account)
+        }
+    }
+
+    /// The user closes the passkey sheet: the QuickType offer comes back at once.
+    @Test func aCancelledSheetBringsAutoFillBack() async throws {
+        try await TestApp.onServer { server in
+            let device = TestApp.newDevice()
+            device.holdAutoFill = true
+            let test = TestApp(server: server, controllers: device)
+            try await Self.deviceWithAPasskey(test)
+            let screen = test.app.passkeySignIn
+
+            device.refuseNext = .cancelled
+            await screen.signInWithPasskey()
+            #expect(screen.state == .offeringAutoFill || screen.state == .idle)
+            try await Self.untilAutoFillIsOffered(device)
+            #expect(screen.state == .offeringAutoFill)
+            device.pickAutoFill()
+            await screen.autoFillTask()?.value
+            #expect(test.app.screen == .account)
+        }
+    }
+
+    /// The email field regains focus after the offer was withdrawn (the screen went and came
+    /// back): the offer comes back; while it runs, focusing again leaves it alone.
+    @Test func focusingTheEmailFieldBringsAutoFillBack() async throws {
+        try await TestApp.onServer { server in
+            let device = TestApp.newDevice()
+            device.holdAutoFill = true
+            let test = TestApp(server: server, controllers: device)
+            try await Self.deviceWithAPasskey(test)
+            let screen = test.app.passkeySignIn
+
+            await screen.emailFieldFocused()
+            try await Self.untilAutoFillIsOffered(device)
+            #expect(screen.state == .offeringAutoFill)
+            await screen.emailFieldFocused()
+            #expect(screen.state == .offeringAutoFill, "a fresh offer is left as it is")
+            device.pickAutoFill()
+            await screen.autoFillTask()?.value
+            #expect(test.app.screen == .account)
         }
     }
 

@@ -8,6 +8,54 @@ import Testing
 /// Slide 7: an existing user signs in with the password, and Automatic Passkey Upgrade runs right
 /// after it. Whatever the upgrade does, the user is signed in. Against the real server.
 @Suite struct PasswordSignInFlowTests {
+    /// Slide 7's other screen: a new password account, signed in at once, then upgraded; the
+    /// Router shows the account, and the credential store records who signed in (no token).
+    @Test func aPasswordSignUpSignsInAndIsUpgraded() async throws {
+        try await TestApp.onServer { server in
+            let credentials = TestCredentialStore()
+            let test = TestApp(server: server, controllers: TestApp.newDevice(), credentials: credentials)
+            test.app.show(.passwordSignUp)
+            let screen = test.app.passwordSignUp
+            screen.email = TestApp.newEmail()
+            screen.displayName = "Hanako"
+            screen.password = "short"
+            #expect(!screen.canSubmit, "at least 8 characters")
+            screen.password = TestApp.password
+            await screen.signUp()
+            guard case .signedIn(let user, let upgrade) = screen.state else {
+                Issue.record("not signed in: \(screen.state)")
+                return
+            }
+            #expect(user.displayName == "Hanako")
+            #expect(upgrade == .upgraded)
+            #expect(test.app.screen == .account)
+            #expect(credentials.load()?.displayName == "Hanako")
+            #expect(credentials.load()?.method == "password")
+            let summary = try #require(try await test.loadedAccount().summary)
+            #expect(summary.hasPassword)
+            #expect(summary.passkeys.count == 1)
+        }
+    }
+
+    /// The Router follows the client's signed-in state: a session ended elsewhere (here, signed
+    /// out by another device) brings the sign-in screen back at the next 401, whichever screen
+    /// made the call.
+    @Test func aSessionEndedElsewhereReturnsTheRouterToSignIn() async throws {
+        try await TestApp.onServer { server in
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
+            let following = Task { await test.app.launch() }
+            defer { following.cancel() }
+            let email = try await test.passwordUser()
+            _ = try await test.signInWithPassword(email)
+            let token = try #require(test.client.accessToken)
+            try await PasskeyClient(baseURL: server, accessToken: token).signOut()
+            _ = try? await test.client.sessions()  // any screen's call: 401
+            for _ in 0..<500 where test.app.screen != .signIn { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(test.app.screen == .signIn)
+            #expect(test.app.account == nil)
+        }
+    }
+
     @Test func aPasswordSignInIsUpgradedAndTheAccountShowsOnePasskey() async throws {
         try await TestApp.onServer { server in
             let test = TestApp(server: server, controllers: TestApp.newDevice())

@@ -12,20 +12,23 @@ import Testing
     static let password = "correct horse battery"
 
     let client: PasskeyClient
-    let app: AppPresenter
+    let app: Router
     /// What the app told the device's credential manager.
     let signals = RecordingSignals()
 
     /// - Parameter tokenStore: where the session's token outlives a launch (the app's Keychain);
     ///   a token stored by an earlier launch opens the app on the account.
+    /// - Parameter credentials: the app's record of who signed in (its `UserDefaults`), shared by
+    ///   the launches of one device.
     init(
         server: URL, controllers: any PasskeyAuthorizationControllerFactory,
-        tokenStore: (any PasskeyTokenStore)? = nil
+        tokenStore: (any PasskeyTokenStore)? = nil, credentials: any CredentialStore = TestCredentialStore()
     ) {
         client = tokenStore.map { PasskeyClient(baseURL: server, tokenStore: $0) } ?? PasskeyClient(baseURL: server)
-        app = AppPresenter(
+        app = Router(
             client: client,
-            authorization: PasskeyAuthorization(client: client, controllers: controllers, signals: signals))
+            authorization: PasskeyAuthorization(client: client, controllers: controllers, signals: signals),
+            credentialStore: credentials)
     }
 
     /// Runs `flow` on the main actor (where the app's Presenters live) against a fresh
@@ -76,4 +79,14 @@ import Testing
         await app.accountCreation.createWithForm()
         return try await loadedAccount()
     }
+}
+
+/// The app's credential store in memory (the app's is `UserDefaults`).
+final class TestCredentialStore: CredentialStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var credential: AuthorizationCredential?
+
+    func save(_ credential: AuthorizationCredential) { lock.withLock { self.credential = credential } }
+    func load() -> AuthorizationCredential? { lock.withLock { credential } }
+    func clear() { lock.withLock { credential = nil } }
 }

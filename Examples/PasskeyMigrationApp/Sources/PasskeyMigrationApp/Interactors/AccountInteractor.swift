@@ -7,14 +7,23 @@ internal import PasskeyClient
 /// Every change answers with the account as the server has it afterwards, so the screen never
 /// shows a guess. Deleting a passkey or the account goes through `PasskeyAuthorization`, which
 /// also tells the system's credential manager (the device stops offering a passkey that is gone);
-/// it reaches that `@MainActor` class as `SignInInteractor` does.
+/// it reaches that `@MainActor` class as `PasskeyAuthenticationInteractor` does. Adding a passkey
+/// is `PasskeyMigrationInteractor`'s (slides 17–39); removing the password and deleting the
+/// account also tell the password managers the saved password is unused.
 actor AccountInteractor {
     private let client: PasskeyClient
     private let authorization: PasskeyAuthorization
+    private let migration: PasskeyMigrationInteractor
+    private let credentialStore: any CredentialStore
 
-    init(client: PasskeyClient, authorization: PasskeyAuthorization) {
+    init(
+        client: PasskeyClient, authorization: PasskeyAuthorization, migration: PasskeyMigrationInteractor,
+        credentialStore: any CredentialStore
+    ) {
         self.client = client
         self.authorization = authorization
+        self.migration = migration
+        self.credentialStore = credentialStore
     }
 
     func summary() async throws(PasskeyClientError) -> AccountSummary {
@@ -29,7 +38,7 @@ actor AccountInteractor {
 
     /// Adds a passkey with the system sheet (modal: needs a recent sign-in).
     func addPasskey() async throws(PasskeyClientError) -> AccountSummary {
-        try await authorization.addPasskey()
+        try await migration.addPasskey()
         return try await summary()
     }
 
@@ -48,7 +57,7 @@ actor AccountInteractor {
     /// Stage ③: the account keeps only its passkeys (the server checks that one has signed in and
     /// that recovery is set up).
     func removePassword() async throws(PasskeyClientError) -> AccountSummary {
-        try await client.removePassword()
+        try await authorization.removePassword()
         return try await summary()
     }
 
@@ -60,15 +69,19 @@ actor AccountInteractor {
         } catch {
             client.setAccessToken(nil)
         }
+        credentialStore.clear()
     }
 
     /// Forgets a session the server no longer knows (expired, ended on another device).
     func forgetSession() {
         client.setAccessToken(nil)
+        credentialStore.clear()
     }
 
-    /// Deletes the account (needs a recent sign-in); the system is told its passkeys are gone.
+    /// Deletes the account (needs a recent sign-in); the system is told its passkeys are gone,
+    /// and its password unused.
     func deleteAccount() async throws(PasskeyClientError) {
         try await authorization.deleteAccount()
+        credentialStore.clear()
     }
 }

@@ -1,54 +1,59 @@
 internal import Foundation
 internal import PasskeyClient
 
-/// Signing in: the password (stage ①, followed by Automatic Passkey Upgrade), a passkey (button
-/// or AutoFill on the email field), or a recovery code.
-///
-/// An actor, as in the talk's architecture: the Presenter awaits it and never touches the client.
-/// `PasskeyAuthorization` is `@MainActor` (it drives `ASAuthorizationController`, which is UI):
-/// the Interactor holds it (a main-actor class is `Sendable`) and awaits its one-call flows, which
-/// hop to the main actor for the system sheet and return `Sendable` values (`PasskeySession`,
-/// `PasskeyUpgradeOutcome`) to this actor. No platform object ever crosses into the Interactor.
+/// The password side of signing in (slide 7): the sign-up and sign-in of an existing user
+/// (stage ①, followed by Automatic Passkey Upgrade, which `PasskeyMigrationInteractor` does), and
+/// a recovery code for a user who lost every passkey.
 actor SignInInteractor {
     private let client: PasskeyClient
+    private let apiClient: any APIClient
+    private let credentialStore: any CredentialStore
     private let authorization: PasskeyAuthorization
+    private let migration: PasskeyMigrationInteractor
 
-    init(client: PasskeyClient, authorization: PasskeyAuthorization) {
+    init(
+        client: PasskeyClient, apiClient: any APIClient, credentialStore: any CredentialStore,
+        authorization: PasskeyAuthorization, migration: PasskeyMigrationInteractor
+    ) {
         self.client = client
+        self.apiClient = apiClient
+        self.credentialStore = credentialStore
         self.authorization = authorization
+        self.migration = migration
+    }
+
+    /// A new password account (the screen of slide 7 whose `.username`/`.newPassword` fields make
+    /// iOS offer to save the password), signed in at once.
+    func signUp(email: String, displayName: String, password: String) async throws(PasskeyClientError) -> SignedInUser {
+        let email = Self.normalized(email)
+        _ = try await apiClient.execute(
+            CreatePasswordAccountOperation(
+                email: email, displayName: displayName.trimmingCharacters(in: .whitespacesAndNewlines),
+                password: password))
+        return try await signIn(email: email, password: password)
     }
 
     /// The password sign-in of an existing user (the client holds the session's token).
     func signIn(email: String, password: String) async throws(PasskeyClientError) -> SignedInUser {
-        SignedInUser(try await client.signIn(email: Self.normalized(email), password: password))
+        let session = try await apiClient.execute(
+            PasswordSignInOperation(email: Self.normalized(email), password: password))
+        try? credentialStore.save(AuthorizationCredential(session))
+        await authorization.reportSignIn()
+        return SignedInUser(session)
     }
 
     /// Automatic Passkey Upgrade, right after `signIn(email:password:)`: never throws, because a
     /// declined or refused upgrade leaves the password session as it was (slide 40).
     func upgradeToPasskey() async -> PasskeyUpgradeOutcome {
-        await authorization.upgradeToPasskey()
-    }
-
-    /// The "Sign in with a passkey" button (it cancels a running AutoFill request first).
-    func signInWithPasskey() async throws(PasskeyClientError) -> SignedInUser {
-        SignedInUser(try await authorization.signInWithPasskey())
-    }
-
-    /// The AutoFill request of the email field: returns when the user picks a passkey in the
-    /// QuickType bar; throws `.authorization(.cancelled)` when `cancelAutoFill()` ends it.
-    func signInWithAutoFill() async throws(PasskeyClientError) -> SignedInUser {
-        SignedInUser(try await authorization.signInWithAutoFill())
-    }
-
-    /// Ends the AutoFill request (the user started typing a password).
-    func cancelAutoFill() async {
-        await authorization.cancelAutoFill()
+        await migration.upgradeToPasskey()
     }
 
     /// A recovery code for a user who lost every passkey: a short session that may add a new
     /// passkey at once (modal).
     func signIn(email: String, recoveryCode: String) async throws(PasskeyClientError) -> SignedInUser {
-        SignedInUser(try await client.signIn(email: Self.normalized(email), recoveryCode: recoveryCode))
+        let session = try await client.signIn(email: Self.normalized(email), recoveryCode: recoveryCode)
+        try? credentialStore.save(AuthorizationCredential(session))
+        return SignedInUser(session)
     }
 
     /// The address as typed, without the spaces a keyboard or a paste leaves around it.

@@ -18,9 +18,9 @@ internal import PasskeyClient
     private(set) var state: State = .editing
     @ObservationIgnored var onCreated: @MainActor (SignedInUser) -> Void = { _ in }
 
-    private let interactor: AccountCreationInteractor
+    private let interactor: PasskeyAccountRegistrationInteractor
 
-    init(interactor: AccountCreationInteractor) {
+    init(interactor: PasskeyAccountRegistrationInteractor) {
         self.interactor = interactor
     }
 
@@ -57,7 +57,7 @@ internal import PasskeyClient
     }
 
     private func create(
-        _ call: (AccountCreationInteractor) async throws(PasskeyClientError) -> SignedInUser
+        _ call: (PasskeyAccountRegistrationInteractor) async throws(PasskeyClientError) -> SignedInUser
     ) async {
         state = .creating
         do throws(PasskeyClientError) {

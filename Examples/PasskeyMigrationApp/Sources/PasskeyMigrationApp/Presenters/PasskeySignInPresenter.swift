@@ -4,6 +4,11 @@ internal import PasskeyClient
 
 /// Signing in with a passkey: the "Sign in with a passkey" button, and AutoFill on the email field
 /// (the system offers the passkeys in the QuickType bar while the field is on screen).
+///
+/// **AutoFill never disappears**, as in Apple's Shiny sample: the offer is started when the email
+/// field appears, and started again after a sheet the user cancelled, after a failed password, and
+/// when the email field regains focus (where a stale challenge is also replaced). Focusing the
+/// password field does not withdraw it: the user may still pick a passkey.
 @Observable @MainActor final class PasskeySignInPresenter {
     enum State: Equatable {
         case idle
@@ -17,10 +22,12 @@ internal import PasskeyClient
 
     private(set) var state: State = .idle
     @ObservationIgnored var onSignedIn: @MainActor (SignedInUser) -> Void = { _ in }
+    /// The running AutoFill offer's task (cancelled when the screen goes).
+    @ObservationIgnored private var autoFill: Task<Void, Never>?
 
-    private let interactor: SignInInteractor
+    private let interactor: PasskeyAuthenticationInteractor
 
-    init(interactor: SignInInteractor) {
+    init(interactor: PasskeyAuthenticationInteractor) {
         self.interactor = interactor
     }
 
@@ -29,16 +36,15 @@ internal import PasskeyClient
         state = .idle
     }
 
-    /// The email field appeared: runs the AutoFill request until the user picks a passkey, types a
-    /// password (`passwordEditingBegan()`), taps the button, or the view goes (task cancelled).
-    /// A cancelled AutoFill request is silent: the screen stays as it is.
+    /// The email field appeared: runs the AutoFill request until the user picks a passkey, taps
+    /// the button, or the view goes (task cancelled). A withdrawn request is silent.
     func emailFieldAppeared() async {
         guard state == .idle || isFailed else { return }
         state = .offeringAutoFill
         do throws(PasskeyClientError) {
             finish(try await interactor.signInWithAutoFill())
         } catch {
-            // The button's request replaced this one, or the user chose the password: not an error.
+            // The button's request replaced this one, or the screen went: not an error.
             if state == .offeringAutoFill {
                 state =
                     UserMessage.isUserCancellation(error) || error == .cancelled
@@ -47,14 +53,30 @@ internal import PasskeyClient
         }
     }
 
-    /// The user started typing a password: the passkey suggestions go.
-    func passwordEditingBegan() async {
-        guard state == .offeringAutoFill else { return }
-        state = .idle
-        await interactor.cancelAutoFill()
+    /// Starts the offer again if it is not running (after a cancelled sheet, a failed password,
+    /// the email field focused again), in a task of the presenter's own.
+    func restartAutoFill() {
+        guard state == .idle || isFailed else { return }
+        autoFill?.cancel()
+        autoFill = Task { await self.emailFieldAppeared() }
     }
 
-    /// The button (the bridge cancels a running AutoFill request first, as the platform requires).
+    /// The email field gained focus: a stale challenge is replaced; an offer that was withdrawn
+    /// comes back.
+    func emailFieldFocused() async {
+        if state == .offeringAutoFill, await interactor.isOfferingAutoFill() {
+            _ = await interactor.refreshAutoFill()
+        } else {
+            restartAutoFill()
+        }
+    }
+
+    /// A password sign-in failed: the passkeys are offered again.
+    func passwordSignInFailed() {
+        restartAutoFill()
+    }
+
+    /// The button (the bridge withdraws a running AutoFill request first, as the platform requires).
     func signInWithPasskey() async {
         guard state != .signingIn else { return }
         state = .signingIn
@@ -62,8 +84,14 @@ internal import PasskeyClient
             finish(try await interactor.signInWithPasskey())
         } catch {
             state = UserMessage.isUserCancellation(error) ? .idle : .failed(UserMessage.text(for: error))
+            // The user closed the sheet: the QuickType offer comes back at once. After a failure
+            // the message stays up; the offer comes back when the email field is focused.
+            if state == .idle { restartAutoFill() }
         }
     }
+
+    /// Waits for the offer started by `restartAutoFill()` (tests; the views do not wait).
+    func autoFillTask() -> Task<Void, Never>? { autoFill }
 
     private var isFailed: Bool {
         if case .failed = state { return true }

@@ -30,6 +30,8 @@ internal import PasskeyClient
     private(set) var state: State = .editing
     /// Told about a finished sign-in (the app shows the account).
     @ObservationIgnored var onSignedIn: @MainActor (SignedInUser, Upgrade) -> Void = { _, _ in }
+    /// Told about a failed sign-in (the router brings the passkey offer back).
+    @ObservationIgnored var onFailed: @MainActor () -> Void = {}
 
     private let interactor: SignInInteractor
 
@@ -62,6 +64,7 @@ internal import PasskeyClient
             user = try await interactor.signIn(email: email, password: password)
         } catch {
             state = .failed(UserMessage.text(for: error))
+            onFailed()
             return
         }
         password = ""

@@ -4,7 +4,7 @@
     /// Account management and recovery (slide 9): the passkeys, recovery codes, stage ③, signing
     /// out and deleting the account.
     struct AccountView: View {
-        let app: AppPresenter
+        let app: Router
         let presenter: AccountPresenter
         @State private var renaming: AccountSummary.PasskeyItem?
         @State private var newName = ""

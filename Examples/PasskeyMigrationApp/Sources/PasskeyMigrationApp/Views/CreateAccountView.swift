@@ -4,7 +4,7 @@
     /// A new account whose only credential is a passkey (slide 8): the form, or on iOS 26 the
     /// system's account-creation sheet.
     struct CreateAccountView: View {
-        let app: AppPresenter
+        let app: Router
         @Bindable var presenter: AccountCreationPresenter
 
         var body: some View {

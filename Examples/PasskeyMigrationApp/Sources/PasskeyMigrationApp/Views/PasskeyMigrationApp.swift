@@ -4,12 +4,10 @@
     import SwiftUI
 
     /// The composition root: one `PasskeyClient` keeping its token in the Keychain, one
-    /// `PasskeyAuthorization` presenting over the app's window, and the `AppPresenter` that builds
-    /// every Presenter and Interactor over them.
-    ///
-    /// The bridge needs the window as its presentation anchor, which exists only once the first
-    /// view is on screen: `WindowReader` hands it over, and the app is composed then, on the main
-    /// actor, exactly once.
+    /// `PasskeyAuthorization` presenting over the foreground scene's key window (looked up when
+    /// each sheet is shown: no window sniffer, no launch spinner), and the `Router` that builds
+    /// every Presenter and Interactor over them. `launch()` loads the stored token off the main
+    /// thread and follows the signed-in state for the app's life.
     @main
     struct PasskeyMigrationApp: App {
         /// The server's origin; its RP ID is the associated domain (`webcredentials:<RP ID>`).
@@ -17,30 +15,21 @@
         /// For the credential-manager signals before any ceremony showed the server's RP ID.
         static let relyingPartyID = "example.com"
 
-        @State private var app: AppPresenter?
+        @State private var router = Self.compose()
 
         var body: some Scene {
             WindowGroup {
-                Group {
-                    if let app {
-                        RootView(app: app)
-                    } else {
-                        ProgressView()
-                    }
-                }
-                .background(
-                    WindowReader { window in
-                        if app == nil { app = Self.compose(anchor: window) }
-                    })
+                RootView(app: router)
+                    .task { await router.launch() }
             }
         }
 
-        @MainActor private static func compose(anchor: ASPresentationAnchor) -> AppPresenter {
-            // The session outlives the launch in the Keychain (this device only, after first unlock).
+        @MainActor private static func compose() -> Router {
+            // The session outlives the launch in the Keychain (this device only, while unlocked).
             let client = PasskeyClient(
                 baseURL: serverURL, tokenStore: KeychainTokenStore(service: "PasskeyMigrationApp"))
-            let authorization = PasskeyAuthorization(client: client, anchor: anchor, relyingPartyID: relyingPartyID)
-            return AppPresenter(client: client, authorization: authorization)
+            let authorization = PasskeyAuthorization(client: client, relyingPartyID: relyingPartyID)
+            return Router(client: client, authorization: authorization)
         }
     }
 #endif

@@ -4,7 +4,7 @@
     /// Signing in with a recovery code when every passkey is lost (slide 9); the account screen
     /// then offers a new passkey.
     struct RecoverySignInView: View {
-        let app: AppPresenter
+        let app: Router
         @Bindable var presenter: RecoverySignInPresenter
 
         var body: some View {

@@ -1,15 +1,17 @@
 #if canImport(SwiftUI)
     import SwiftUI
 
-    /// Shows the screen `AppPresenter` says is up.
+    /// Shows the screen `Router` says is up.
     struct RootView: View {
-        let app: AppPresenter
+        let app: Router
 
         var body: some View {
             NavigationStack {
                 switch app.screen {
                 case .signIn:
                     SignInView(app: app, password: app.passwordSignIn, passkey: app.passkeySignIn)
+                case .passwordSignUp:
+                    PasswordSignUpView(app: app, presenter: app.passwordSignUp)
                 case .createAccount:
                     CreateAccountView(app: app, presenter: app.accountCreation)
                 case .recovery:

@@ -9,7 +9,7 @@
             case password
         }
 
-        let app: AppPresenter
+        let app: Router
         @Bindable var password: PasswordSignInPresenter
         let passkey: PasskeySignInPresenter
         @FocusState private var focus: Field?
@@ -50,12 +50,15 @@
                 }
                 Section {
                     Button("Create an account with a passkey") { app.show(.createAccount) }
+                    Button("Create an account with a password") { app.show(.passwordSignUp) }
                     Button("Lost your passkey? Use a recovery code") { app.show(.recovery) }
                 }
             }
             .navigationTitle("Sign in")
+            // Focusing the email field again brings the passkeys back (a stale challenge is
+            // replaced); focusing the password field leaves them offered.
             .onChange(of: focus) { _, field in
-                if field == .password { Task { await passkey.passwordEditingBegan() } }
+                if field == .email { Task { await passkey.emailFieldFocused() } }
             }
         }
 

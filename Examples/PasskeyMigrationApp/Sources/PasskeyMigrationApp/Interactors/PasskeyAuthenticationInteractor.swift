@@ -1,0 +1,73 @@
+internal import Foundation
+internal import PasskeyClient
+
+/// Signing in with a passkey (slides 61–76): the coordination the slides show, start → sheet →
+/// finish → store, over the app's `APIClient`, the AuthenticationServices requester and the
+/// credential store. The AutoFill offer of the email field is the library's
+/// (`signInWithAutoFill()`: it keeps itself offered, see docs/ios.md); its session is stored the
+/// same way.
+///
+/// An actor, as in the talk's architecture: the Presenter awaits it and never touches the client.
+/// `PasskeyAuthorization` is `@MainActor` (it drives `ASAuthorizationController`, which is UI);
+/// a main-actor class is `Sendable`, so the actor holds it and awaits it, and only `Sendable`
+/// values (`PasskeySignInOptions`, `PasskeyAssertionCredential`, `PasskeySession`) cross.
+actor PasskeyAuthenticationInteractor {
+    private let apiClient: any APIClient
+    private let assertionRequester: any PasskeyAssertionRequester
+    private let credentialStore: any CredentialStore
+    private let authorization: PasskeyAuthorization
+
+    init(
+        apiClient: any APIClient, assertionRequester: any PasskeyAssertionRequester,
+        credentialStore: any CredentialStore, authorization: PasskeyAuthorization
+    ) {
+        self.apiClient = apiClient
+        self.assertionRequester = assertionRequester
+        self.credentialStore = credentialStore
+        self.authorization = authorization
+    }
+
+    /// The "Sign in with a passkey" button.
+    func signInWithPasskey() async throws(PasskeyClientError) -> SignedInUser {
+        // 1. The server's options: a challenge for a discoverable passkey.
+        let options = try await apiClient.execute(StartPasskeyAuthenticationOperation())
+        // 2. The system sheet: the user picks a passkey and unlocks it (Face ID).
+        let assertion = try await assertionRequester.requestAssertion(options)
+        // 3. The server verifies the assertion and opens a session.
+        let session: PasskeySession
+        do {
+            session = try await apiClient.execute(
+                FinishPasskeyAuthenticationOperation(challengeID: options.challengeID, assertion: assertion))
+        } catch {
+            // A passkey the server no longer knows: the device stops offering it.
+            if error.code == .unknownCredential { await authorization.reportUnknownCredential(assertion.credentialID) }
+            throw error
+        }
+        // 4. Store who signed in, and tell the credential manager what the server accepts.
+        return await store(session)
+    }
+
+    /// The AutoFill offer of the email field: returns when the user picks a passkey in the
+    /// QuickType bar; throws `.authorization(.cancelled)` when it is withdrawn.
+    func signInWithAutoFill() async throws(PasskeyClientError) -> SignedInUser {
+        let session = try await authorization.signInWithAutoFill()
+        return await store(session)
+    }
+
+    /// The email field gained focus: replace a stale challenge (never on a timer).
+    func refreshAutoFill() async -> Bool { await authorization.refreshAutoFill() }
+
+    /// Whether the offer is showing now.
+    func isOfferingAutoFill() async -> Bool { await authorization.isOfferingAutoFill }
+
+    /// Withdraws the offer (the field went away).
+    func cancelAutoFill() async { await authorization.cancelAutoFill() }
+
+    /// Slide 76, "store the credential": a failed store does not fail the sign-in (the server's
+    /// session stands; the app asks again at the next launch). Then the signals Apple suggests.
+    private func store(_ session: PasskeySession) async -> SignedInUser {
+        try? credentialStore.save(AuthorizationCredential(session))
+        await authorization.reportSignIn()
+        return SignedInUser(session)
+    }
+}

@@ -136,8 +136,11 @@ public final class SoftwareAuthenticatorControllers: PasskeyAuthorizationControl
                     .accountCreation(
                         PasskeyAccountCreation(email: sheetEmail, displayName: sheetDisplayName, credential: credential)
                     ))
-            case .assertion(let options, _):
-                guard let assertion = try assert(options) else { return .failure(.notHandled) }
+            case .assertion(let options, let presentation):
+                // No passkey here: an immediate request shows nothing and says so, as the platform does.
+                guard let assertion = try assert(options) else {
+                    return .failure(presentation == .immediate ? .notInteractive : .notHandled)
+                }
                 return .success(.assertion(assertion))
             }
         } catch {

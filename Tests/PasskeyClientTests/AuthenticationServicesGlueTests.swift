@@ -84,6 +84,33 @@
 
         /// The window is looked up when the platform asks for it, not captured at launch: a
         /// window that appeared (or changed) after the bridge was made is the one used.
+        /// A wrong associated domain is diagnosable: the platform's failure reason is kept, and an
+        /// immediate request is performed with `preferImmediatelyAvailableCredentials`.
+        @Test func thePlatformsReasonIsKeptAndImmediateRequestsAskForLocalCredentials() async throws {
+            stub.respond(status: 200, ContractAnswers.authenticationOptions)
+            let bridge = PasskeyAuthorization(client: stub.client(), anchor: .standIn())
+            let before = StandInRecorder.controllers.count
+            let signingIn = Task { try await bridge.signInWithImmediatelyAvailablePasskey() }
+            try await waitForController(after: before)
+            let (controller, delegate) = try lastController()
+            #expect(StandInRecorder.immediate.contains(ObjectIdentifier(controller)))
+            let reason = "Application with identifier ABCDE.com.example.app is not associated with domain example.com"
+            delegate.authorizationController(
+                controller: controller,
+                didCompleteWithError: NSError(
+                    domain: ASAuthorizationError.errorDomain, code: 1004,
+                    userInfo: [
+                        NSUnderlyingErrorKey: NSError(
+                            domain: "com.apple.AuthenticationServices.AuthorizationError", code: 1004,
+                            userInfo: [NSLocalizedFailureReasonErrorKey: reason])
+                    ]))
+            await #expect(throws: PasskeyClientError.authorization(.failed)) { try await signingIn.value }
+            #expect(bridge.lastFailureReason == reason)
+            #expect(
+                PasskeyAuthorizationError.reason(of: NSError(domain: "x", code: 1, userInfo: [:])) == nil,
+                "no words: nil, not an invented reason")
+        }
+
         @Test func thePresentationAnchorIsLookedUpWhenTheSheetIsShown() async throws {
             stub.respond(status: 200, ContractAnswers.authenticationOptions)
             let scene = StandInScene()

@@ -286,3 +286,49 @@ import Testing
         #expect(relyingPartyID == "example.com")
     }
 }
+
+/// A sign-in offered at launch (`preferImmediatelyAvailableCredentials`) and the platform's
+/// reasons kept for the developer.
+@MainActor
+@Suite struct PasskeyAuthorizationImmediateTests {
+    let stub = StubServer()
+    let controllers = ScriptedControllers()
+
+    @Test func noPasskeyOnTheDeviceIsNilNotAnError() async throws {
+        let bridge = PasskeyAuthorization(client: stub.client(), controllers: controllers)
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        let signingIn = Task { try await bridge.signInWithImmediatelyAvailablePasskey() }
+        let controller = try await controllers.started(1)
+        guard case .assertion(_, .immediate) = controller.request else {
+            Issue.record("not immediate: \(controller.request)")
+            return
+        }
+        controller.complete(.failure(.notInteractive))
+        #expect(try await signingIn.value == nil)
+    }
+
+    @Test func aPasskeyOnTheDeviceSignsIn() async throws {
+        let bridge = PasskeyAuthorization(client: stub.client(), controllers: controllers)
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        stub.respond(status: 200, ContractAnswers.session(method: "passkey"))
+        let signingIn = Task { try await bridge.signInWithImmediatelyAvailablePasskey() }
+        try await controllers.started(1).complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
+        #expect(try await signingIn.value?.method == "passkey")
+    }
+
+    @Test func theControllersReasonIsKeptAfterAFailureAndClearedAfterASuccess() async throws {
+        let bridge = PasskeyAuthorization(client: stub.client(), controllers: controllers)
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        let options = try await bridge.client.startPasskeySignIn()
+        let failing = Task { try await bridge.perform(.assertion(options, presentation: .modal)) }
+        let controller = try await controllers.started(1)
+        controller.reason = "Application with identifier A.b is not associated with domain example.com"
+        controller.complete(.failure(.failed))
+        await #expect(throws: PasskeyAuthorizationError.failed) { try await failing.value }
+        #expect(bridge.lastFailureReason == "Application with identifier A.b is not associated with domain example.com")
+        let succeeding = Task { try await bridge.perform(.assertion(options, presentation: .modal)) }
+        try await controllers.started(2).complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
+        _ = try await succeeding.value
+        #expect(bridge.lastFailureReason == nil)
+    }
+}

@@ -12,6 +12,9 @@ final class ScriptedControllers: PasskeyAuthorizationControllerFactory {
         let completion: @MainActor (Result<PasskeyAuthorizationResult, PasskeyAuthorizationError>) -> Void
         private(set) var starts = 0
         private(set) var cancels = 0
+        /// What the test makes the platform say about a failure.
+        var reason: String?
+        var failureReason: String? { reason }
 
         init(
             request: PasskeyAuthorizationRequest,

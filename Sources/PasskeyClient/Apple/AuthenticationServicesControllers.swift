@@ -64,6 +64,7 @@
         private let anchor: @MainActor () -> ASPresentationAnchor?
         private let completion: @MainActor (Result<PasskeyAuthorizationResult, PasskeyAuthorizationError>) -> Void
         private var controller: ASAuthorizationController?
+        private(set) var failureReason: String?
 
         init(
             request: PasskeyAuthorizationRequest, anchor: @escaping @MainActor () -> ASPresentationAnchor?,
@@ -80,6 +81,9 @@
             controller.delegate = self
             controller.presentationContextProvider = self
             self.controller = controller
+            if case .assertion(_, .immediate) = request {
+                return controller.performRequests(options: .preferImmediatelyAvailableCredentials)
+            }
             guard case .assertion(_, .autoFill) = request else { return controller.performRequests() }
             #if os(macOS) || targetEnvironment(macCatalyst)
                 // AutoFill-assisted requests are iOS and visionOS only (unavailable on Mac Catalyst).
@@ -98,6 +102,7 @@
         }
 
         func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
+            failureReason = PasskeyAuthorizationError.reason(of: error)
             completion(.failure(PasskeyAuthorizationError(platformError: error)))
         }
 

@@ -37,6 +37,21 @@
             let error = error as NSError
             self.init(code: error.domain == ASAuthorizationError.errorDomain ? error.code : 1000)
         }
+
+        /// The platform's words for why a request failed: its failure reason, else its debug
+        /// description, else the underlying error's, else the description; at most 300 characters.
+        /// (AuthenticationServices' messages name the app and the domain, never a credential.)
+        public static func reason(of error: any Error) -> String? {
+            let error = error as NSError
+            let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+            let candidates: [Any?] = [
+                error.userInfo[NSLocalizedFailureReasonErrorKey], error.userInfo[NSDebugDescriptionErrorKey],
+                underlying?.userInfo[NSLocalizedFailureReasonErrorKey],
+                underlying?.userInfo[NSDebugDescriptionErrorKey], underlying?.localizedDescription,
+            ]
+            let text = candidates.compactMap { $0 as? String }.first { !$0.isEmpty }
+            return text.map { String($0.prefix(300)) }
+        }
     }
 
     extension PasskeyRegistrationCredential {

@@ -13,6 +13,24 @@ extension PasskeyAuthorization {
         return try await finishSignIn(options, with: authorize(.assertion(options, presentation: .modal)))
     }
 
+    /// A sign-in offered at launch without ever showing UI to someone with no passkey here
+    /// (`preferImmediatelyAvailableCredentials`): the sheet appears only when this device has a
+    /// passkey for the service. Nil when it has none (`.notInteractive`) or the user closed the
+    /// sheet; the session's token is held otherwise.
+    public func signInWithImmediatelyAvailablePasskey() async throws(PasskeyClientError) -> PasskeySession? {
+        cancelAutoFill()
+        let options = try await client.startPasskeySignIn()
+        let result: PasskeyAuthorizationResult
+        do {
+            result = try await perform(.assertion(options, presentation: .immediate))
+        } catch .notInteractive, .cancelled {
+            return nil
+        } catch {
+            throw .authorization(error)
+        }
+        return try await finishSignIn(options, with: result)
+    }
+
     /// Automatic Passkey Upgrade, right after a password sign-in: a conditional registration
     /// the platform performs without UI when its password manager just filled this account's
     /// password. Never throws: the user stays signed in whatever happens (slide 40). The server

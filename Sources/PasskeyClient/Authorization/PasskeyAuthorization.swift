@@ -26,6 +26,10 @@ public final class PasskeyAuthorization {
 
     /// The relying party the signals are for (the last options' ID, else the one given at init).
     public internal(set) var relyingPartyID: String?
+    /// Why the last request the platform failed, in the platform's words, when it gave any (nil
+    /// after a success or a cancellation by this bridge). Log it: it tells a wrong associated
+    /// domain from a device without passkeys (docs/ios.md, "When a request fails").
+    public private(set) var lastFailureReason: String?
 
     var inFlight: InFlight?
     private var nextRequestNumber: UInt64 = 0
@@ -105,6 +109,11 @@ public final class PasskeyAuthorization {
     {
         guard let running = inFlight, running.number == number else { return }
         inFlight = nil
+        if case .failure = result {
+            lastFailureReason = running.controller.failureReason
+        } else {
+            lastFailureReason = nil
+        }
         running.continuation.resume(returning: result)
     }
 
@@ -112,6 +121,7 @@ public final class PasskeyAuthorization {
     func end(_ number: UInt64, with result: Result<PasskeyAuthorizationResult, PasskeyAuthorizationError>) {
         guard let running = inFlight, running.number == number else { return }
         inFlight = nil
+        lastFailureReason = nil
         running.controller.cancel()
         running.continuation.resume(returning: result)
     }

@@ -7,6 +7,15 @@ public protocol PasskeyAuthorizationController: AnyObject {
     /// Ends the request; the controller then completes with `.cancelled` (or not at all: the
     /// bridge has resumed its caller already).
     func cancel()
+    /// After a failed completion: the platform's own words for why, when it gave any (never a
+    /// secret: e.g. "Application with identifier … is not associated with domain …"). Read by the
+    /// bridge into `PasskeyAuthorization.lastFailureReason`.
+    var failureReason: String? { get }
+}
+
+extension PasskeyAuthorizationController {
+    /// No words from the platform (controllers written before this property existed).
+    public var failureReason: String? { nil }
 }
 
 /// Makes the controller for one request: the seam between `PasskeyAuthorization` and the platform.

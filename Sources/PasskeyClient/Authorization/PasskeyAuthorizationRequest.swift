@@ -32,4 +32,8 @@ public enum PasskeyAssertionPresentation: Sendable, Hashable {
     case modal
     /// Offered in the keyboard's QuickType bar of a username field (`performAutoFillAssistedRequests()`).
     case autoFill
+    /// A sheet only if this device has a passkey for the service, else no UI at all: the request
+    /// ends `.notInteractive` at once (`performRequests(options: .preferImmediatelyAvailableCredentials)`,
+    /// iOS 16 / macOS 13). For an offer at launch that never shows a QR code to a new user.
+    case immediate
 }

@@ -91,6 +91,22 @@ open class ASAuthorizationController: NSObject {
     /// `func performRequests()`
     public func performRequests() { StandInRecorder.performed(self, autoFill: false) }
 
+    /// `struct ASAuthorizationController.RequestOptions : OptionSet` (iOS 16, macOS 13).
+    @available(iOS 16.0, macOS 13.0, *)
+    public struct RequestOptions: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// `static var preferImmediatelyAvailableCredentials: ASAuthorizationController.RequestOptions`
+        public static let preferImmediatelyAvailableCredentials = RequestOptions(rawValue: 1)
+    }
+
+    /// `func performRequests(options: ASAuthorizationController.RequestOptions = [])` (iOS 16, macOS 13).
+    @available(iOS 16.0, macOS 13.0, *)
+    public func performRequests(options: RequestOptions = []) {
+        StandInRecorder.performed(
+            self, autoFill: false, immediate: options.contains(.preferImmediatelyAvailableCredentials))
+    }
+
     /// `func performAutoFillAssistedRequests()` (iOS 16; not on macOS).
     @available(iOS 16.0, *)
     @available(macOS, unavailable)

@@ -19,7 +19,11 @@ public enum StandInRecorder {
 
     @MainActor static func made(_ controller: ASAuthorizationController) { controllers.append(controller) }
 
-    @MainActor static func performed(_ controller: ASAuthorizationController, autoFill: Bool) {
+    /// The controllers performed with `.preferImmediatelyAvailableCredentials`.
+    @MainActor public private(set) static var immediate: Set<ObjectIdentifier> = []
+
+    @MainActor static func performed(_ controller: ASAuthorizationController, autoFill: Bool, immediate: Bool = false) {
+        if immediate { self.immediate.insert(ObjectIdentifier(controller)) }
         performances[ObjectIdentifier(controller), default: []].append(autoFill)
     }
 

@@ -31,6 +31,8 @@ public final class SoftwareAuthenticatorControllers: PasskeyAuthorizationControl
     public var refuseNext: PasskeyAuthorizationError?
     /// AutoFill requests wait for `pickAutoFill()` instead of completing at once.
     public var holdAutoFill = false
+    /// A saved password the combined sheet (`.assertionOrPassword`) returns instead of a passkey.
+    public var pickSavedPassword: PasskeySavedPassword?
     /// What the account-creation sheet answers.
     public var sheetEmail = "sheet@example.com"
     public var sheetDisplayName = "Sheet User"
@@ -136,6 +138,10 @@ public final class SoftwareAuthenticatorControllers: PasskeyAuthorizationControl
                     .accountCreation(
                         PasskeyAccountCreation(email: sheetEmail, displayName: sheetDisplayName, credential: credential)
                     ))
+            case .assertionOrPassword(let options):
+                if let saved = pickSavedPassword { return .success(.password(saved)) }
+                guard let assertion = try assert(options) else { return .failure(.notHandled) }
+                return .success(.assertion(assertion))
             case .assertion(let options, let presentation):
                 // No passkey here: an immediate request shows nothing and says so, as the platform does.
                 guard let assertion = try assert(options) else {

@@ -111,6 +111,20 @@
                 "no words: nil, not an invented reason")
         }
 
+        /// The combined sheet asks for the passkey and the saved passwords, and a picked
+        /// password comes back as the client's value.
+        @Test func theCombinedSheetOffersSavedPasswordsToo() async throws {
+            stub.respond(status: 200, ContractAnswers.authenticationOptions)
+            let options = try await stub.client().startPasskeySignIn()
+            let requests = PasskeyAuthorizationRequest.assertionOrPassword(options).platformRequests()
+            #expect(requests.count == 2)
+            #expect(requests.first is ASAuthorizationPlatformPublicKeyCredentialAssertionRequest)
+            #expect(requests.last is ASAuthorizationPasswordRequest)
+            #expect(PasskeyAuthorizationRequest.assertion(options, presentation: .modal).platformRequests().count == 1)
+            let picked = PasskeyAuthorizationResult.from(ASPasswordCredential(user: "taro@example.com", password: "pw"))
+            #expect(picked == .success(.password(PasskeySavedPassword(user: "taro@example.com", password: "pw"))))
+        }
+
         @Test func thePresentationAnchorIsLookedUpWhenTheSheetIsShown() async throws {
             stub.respond(status: 200, ContractAnswers.authenticationOptions)
             let scene = StandInScene()

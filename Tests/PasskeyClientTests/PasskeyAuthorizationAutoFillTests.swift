@@ -332,3 +332,42 @@ import Testing
         #expect(bridge.lastFailureReason == nil)
     }
 }
+
+/// One sheet with passkeys and saved passwords (stage ① → ② in one tap).
+@MainActor
+@Suite struct PasskeyAuthorizationSavedPasswordTests {
+    let stub = StubServer()
+    let controllers = ScriptedControllers()
+
+    @Test func aPickedSavedPasswordComesBackForTheAppToSignInWith() async throws {
+        let bridge = PasskeyAuthorization(client: stub.client(), controllers: controllers)
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        let signingIn = Task { try await bridge.signInWithPasskeyOrSavedPassword() }
+        let controller = try await controllers.started(1)
+        guard case .assertionOrPassword = controller.request else {
+            Issue.record("not the combined request: \(controller.request)")
+            return
+        }
+        let saved = PasskeySavedPassword(user: "taro@example.com", password: "pw-SECRET-1")
+        controller.complete(.success(.password(saved)))
+        #expect(try await signingIn.value == .savedPassword(saved))
+        #expect(stub.requests.map(\.path) == ["/v1/passkeys/authentications"], "no finish: no passkey was used")
+        #expect(!"\(saved)".contains("pw-SECRET-1"))
+        var dumped = ""
+        dump(saved, to: &dumped)
+        #expect(!dumped.contains("pw-SECRET-1"))
+    }
+
+    @Test func aPickedPasskeySignsIn() async throws {
+        let bridge = PasskeyAuthorization(client: stub.client(), controllers: controllers)
+        stub.respond(status: 200, ContractAnswers.authenticationOptions)
+        stub.respond(status: 200, ContractAnswers.session(method: "passkey"))
+        let signingIn = Task { try await bridge.signInWithPasskeyOrSavedPassword() }
+        try await controllers.started(1).complete(.success(.assertion(PasskeyAuthorizationTests.assertion)))
+        guard case .passkey(let session) = try await signingIn.value else {
+            Issue.record("not a passkey sign-in")
+            return
+        }
+        #expect(session.method == "passkey")
+    }
+}

@@ -76,8 +76,9 @@
         }
 
         func start() {
-            guard let platformRequest = request.platformRequest() else { return completion(.failure(.notHandled)) }
-            let controller = ASAuthorizationController(authorizationRequests: [platformRequest])
+            let platformRequests = request.platformRequests()
+            guard !platformRequests.isEmpty else { return completion(.failure(.notHandled)) }
+            let controller = ASAuthorizationController(authorizationRequests: platformRequests)
             controller.delegate = self
             controller.presentationContextProvider = self
             self.controller = controller

@@ -24,7 +24,17 @@
             case .accountCreationSheet(let options):
                 guard #available(iOS 26.0, macOS 26.0, *) else { return nil }
                 return options.accountCreationRequest()
+            case .assertionOrPassword(let options):
+                return options.platformRequest()
             }
+        }
+
+        /// Every platform request the sheet shows: the passkey request, and for
+        /// `.assertionOrPassword` the saved passwords' (`ASAuthorizationPasswordProvider`) too.
+        public func platformRequests() -> [ASAuthorizationRequest] {
+            guard let request = platformRequest() else { return [] }
+            guard case .assertionOrPassword = self else { return [request] }
+            return [request, ASAuthorizationPasswordProvider().createRequest()]
         }
 
         /// Whether this system has `requestStyle` `.conditional` (iOS 18, macOS 15).

@@ -25,6 +25,9 @@
             if let assertion = credential as? ASAuthorizationPlatformPublicKeyCredentialAssertion {
                 return .success(.assertion(PasskeyAssertionCredential(assertion)))
             }
+            if let password = credential as? ASPasswordCredential {
+                return .success(.password(PasskeySavedPassword(user: password.user, password: password.password)))
+            }
             return .failure(.invalidResponse)
         }
     }

@@ -13,6 +13,17 @@ extension PasskeyAuthorization {
         return try await finishSignIn(options, with: authorize(.assertion(options, presentation: .modal)))
     }
 
+    /// One sheet with this device's passkeys and saved passwords for the service. A passkey signs
+    /// in here (the token is held); a saved password comes back for the app to sign in with, and
+    /// then to upgrade from (`upgradeToPasskey()`, right after): stage ① → ② in one tap.
+    public func signInWithPasskeyOrSavedPassword() async throws(PasskeyClientError) -> PasskeyOrPasswordSignIn {
+        cancelAutoFill()
+        let options = try await client.startPasskeySignIn()
+        let result = try await authorize(.assertionOrPassword(options))
+        if case .password(let saved) = result { return .savedPassword(saved) }
+        return .passkey(try await finishSignIn(options, with: result))
+    }
+
     /// A sign-in offered at launch without ever showing UI to someone with no passkey here
     /// (`preferImmediatelyAvailableCredentials`): the sheet appears only when this device has a
     /// passkey for the service. Nil when it has none (`.notInteractive`) or the user closed the
@@ -131,4 +142,13 @@ extension PasskeyAuthorization {
             throw error
         }
     }
+}
+
+/// What `signInWithPasskeyOrSavedPassword()` came to.
+public enum PasskeyOrPasswordSignIn: Sendable, Hashable {
+    /// Signed in with a passkey; the session's token is held.
+    case passkey(PasskeySession)
+    /// The user picked a saved password: sign in with it (`PasskeyClient.signIn(email:password:)`
+    /// or the bridge's `signIn(email:password:)`), then `upgradeToPasskey()`.
+    case savedPassword(PasskeySavedPassword)
 }

@@ -15,12 +15,16 @@ public enum PasskeyAuthorizationRequest: Sendable, Hashable {
     /// (iOS 26, macOS 26) The system's account-creation sheet: it asks for the email and name
     /// and returns them with the passkey.
     case accountCreationSheet(PasskeyAccountRegistrationOptions)
+    /// One sheet offering this device's passkeys **and** its saved passwords for the service
+    /// (`ASAuthorizationPasswordProvider` next to the assertion request): the talk's stage ① → ②
+    /// in one tap. Answered `.assertion` or `.password`.
+    case assertionOrPassword(PasskeySignInOptions)
 
     /// The relying party the request is for.
     public var relyingPartyID: String {
         switch self {
         case .registration(let options): options.relyingPartyID
-        case .assertion(let options, _): options.relyingPartyID
+        case .assertion(let options, _), .assertionOrPassword(let options): options.relyingPartyID
         case .accountRegistration(let options), .accountCreationSheet(let options): options.relyingPartyID
         }
     }

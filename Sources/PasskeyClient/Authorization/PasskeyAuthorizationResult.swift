@@ -6,6 +6,28 @@ public enum PasskeyAuthorizationResult: Sendable, Hashable {
     case assertion(PasskeyAssertionCredential)
     /// The account-creation sheet's email, name and passkey (`.accountCreationSheet` requests).
     case accountCreation(PasskeyAccountCreation)
+    /// A saved password the user picked (`.assertionOrPassword` requests).
+    case password(PasskeySavedPassword)
+}
+
+/// A saved password the user picked in the combined sheet: sign in with it, then upgrade
+/// (`PasskeyAuthorization.upgradeToPasskey()`). Never printed: its description and mirror redact
+/// the password.
+public struct PasskeySavedPassword: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    /// The account's user name as saved (the email address).
+    public let user: String
+    public let password: String
+
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+
+    public var description: String { "PasskeySavedPassword(user: \(user), password: <redacted>)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["user": user, "password": "<redacted>"]) }
 }
 
 /// The iOS 26 account-creation sheet's result as a `Sendable` value

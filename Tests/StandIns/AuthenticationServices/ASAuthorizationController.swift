@@ -116,3 +116,29 @@ open class ASAuthorizationController: NSObject {
     @available(iOS 16.0, macOS 13.0, *)
     public func cancel() { StandInRecorder.cancelled(self) }
 }
+
+/// `class ASAuthorizationPasswordProvider : NSObject, ASAuthorizationProvider` (iOS 13, macOS 10.15).
+@available(iOS 13.0, macOS 10.15, *)
+open class ASAuthorizationPasswordProvider: NSObject {
+    /// `func createRequest() -> ASAuthorizationPasswordRequest`
+    open func createRequest() -> ASAuthorizationPasswordRequest { ASAuthorizationPasswordRequest() }
+}
+
+/// `class ASAuthorizationPasswordRequest : ASAuthorizationRequest` (iOS 13, macOS 10.15).
+@available(iOS 13.0, macOS 10.15, *)
+open class ASAuthorizationPasswordRequest: ASAuthorizationRequest {}
+
+/// `class ASPasswordCredential : NSObject, ASAuthorizationCredential` (iOS 12, macOS 10.15).
+@available(iOS 12.0, macOS 10.15, *)
+open class ASPasswordCredential: NSObject, ASAuthorizationCredential {
+    /// `var user: String { get }`
+    public let user: String
+    /// `var password: String { get }`
+    public let password: String
+
+    /// `init(user: String, password: String)`
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+}

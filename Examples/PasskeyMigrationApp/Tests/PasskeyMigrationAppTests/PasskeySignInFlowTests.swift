@@ -80,6 +80,25 @@ import Testing
         }
     }
 
+    /// The button's sheet offers the saved password too: the user picks it, is signed in with it
+    /// and upgraded to a passkey at once (stage ① → ② in one tap).
+    @Test func aSavedPasswordPickedInTheSheetSignsInAndIsUpgraded() async throws {
+        try await TestApp.onServer { server in
+            let device = TestApp.newDevice()
+            let test = TestApp(server: server, controllers: device)
+            let email = try await test.passwordUser(displayName: "Saved")
+            device.pickSavedPassword = PasskeySavedPassword(user: email, password: TestApp.password)
+            await test.app.passkeySignIn.signInWithPasskeyOrPassword()
+            guard case .signedIn(let user) = test.app.passkeySignIn.state else {
+                Issue.record("not signed in: \(test.app.passkeySignIn.state)")
+                return
+            }
+            #expect(user.method == .password)
+            let summary = try #require(try await test.loadedAccount().summary)
+            #expect(summary.passkeys.count == 1, "upgraded right after the saved password")
+        }
+    }
+
     /// The user closes the passkey sheet: the QuickType offer comes back at once.
     @Test func aCancelledSheetBringsAutoFillBack() async throws {
         try await TestApp.onServer { server in

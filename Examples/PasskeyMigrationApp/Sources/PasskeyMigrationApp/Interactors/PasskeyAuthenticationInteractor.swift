@@ -16,15 +16,34 @@ actor PasskeyAuthenticationInteractor {
     private let assertionRequester: any PasskeyAssertionRequester
     private let credentialStore: any CredentialStore
     private let authorization: PasskeyAuthorization
+    private let migration: PasskeyMigrationInteractor
 
     init(
         apiClient: any APIClient, assertionRequester: any PasskeyAssertionRequester,
-        credentialStore: any CredentialStore, authorization: PasskeyAuthorization
+        credentialStore: any CredentialStore, authorization: PasskeyAuthorization, migration: PasskeyMigrationInteractor
     ) {
         self.apiClient = apiClient
         self.assertionRequester = assertionRequester
         self.credentialStore = credentialStore
         self.authorization = authorization
+        self.migration = migration
+    }
+
+    /// One sheet with this device's passkeys and saved passwords (stage ① → ② in one tap): a
+    /// passkey signs in; a saved password signs in with the password and is upgraded at once
+    /// (Automatic Passkey Upgrade; its outcome is returned, never an error).
+    func signInWithPasskeyOrSavedPassword() async throws(PasskeyClientError)
+        -> (user: SignedInUser, upgrade: PasskeyUpgradeOutcome?)
+    {
+        switch try await authorization.signInWithPasskeyOrSavedPassword() {
+        case .passkey(let session):
+            return (await store(session), nil)
+        case .savedPassword(let saved):
+            let session = try await apiClient.execute(
+                PasswordSignInOperation(email: saved.user, password: saved.password))
+            let user = await store(session)
+            return (user, await migration.upgradeToPasskey())
+        }
     }
 
     /// The "Sign in with a passkey" button.

@@ -90,6 +90,19 @@ internal import PasskeyClient
         }
     }
 
+    /// The button, as in Apple's sample: one sheet with the passkeys and the saved passwords. A
+    /// saved password signs in and is upgraded to a passkey right away.
+    func signInWithPasskeyOrPassword() async {
+        guard state != .signingIn else { return }
+        state = .signingIn
+        do throws(PasskeyClientError) {
+            finish(try await interactor.signInWithPasskeyOrSavedPassword().user)
+        } catch {
+            state = UserMessage.isUserCancellation(error) ? .idle : .failed(UserMessage.text(for: error))
+            if state == .idle { restartAutoFill() }
+        }
+    }
+
     /// Waits for the offer started by `restartAutoFill()` (tests; the views do not wait).
     func autoFillTask() -> Task<Void, Never>? { autoFill }
 

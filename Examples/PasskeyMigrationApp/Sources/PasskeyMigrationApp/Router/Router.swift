@@ -53,7 +53,7 @@ internal import PasskeyClient
             interactor: PasskeyAuthenticationInteractor(
                 apiClient: apiClient,
                 assertionRequester: AuthenticationServicesPasskeyAssertionRequester(authorization: authorization),
-                credentialStore: credentialStore, authorization: authorization))
+                credentialStore: credentialStore, authorization: authorization, migration: migration))
         recoverySignIn = RecoverySignInPresenter(interactor: signIn)
         accountCreation = AccountCreationPresenter(
             interactor: PasskeyAccountRegistrationInteractor(

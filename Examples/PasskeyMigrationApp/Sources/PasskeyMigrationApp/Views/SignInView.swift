@@ -36,7 +36,8 @@
                 }
                 Section {
                     Button {
-                        Task { await passkey.signInWithPasskey() }
+                        // One sheet: this device's passkeys and saved passwords (Apple's sample).
+                        Task { await passkey.signInWithPasskeyOrPassword() }
                     } label: {
                         Label("Sign in with a passkey", systemImage: "person.badge.key")
                     }

@@ -22,7 +22,7 @@ let strict: [SwiftSetting] = [
 /// (a stubbed URLSession, no server, no database). Foundation only, iOS 16 and macOS 13.
 var products: [Product] = [
     // The typed client for iOS apps (and any Swift program): depend on it by this package's URL.
-    .library(name: "PasskeyClient", type: .static, targets: ["PasskeyClient"])
+    .library(name: "PasskeyClient", targets: ["PasskeyClient"])
 ]
 var targets: [Target] = [
     // The HTTP contract's bodies, compiled by the server and by the client alike (Foundation only).
@@ -215,7 +215,7 @@ var targets: [Target] = [
 
 let package = Package(
     name: "passkey-server",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v13), .iOS(.v16), .visionOS(.v1)],
     products: products,
     targets: targets
 )

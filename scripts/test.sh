@@ -32,6 +32,9 @@ python3 scripts/test_check_image_context.py 2>&1 | tail -n 3 || status=1
 echo "[${SECONDS} s] == deployment settings: Patroni REST API authenticated, HAProxy head timeout and per-source limits, compose requires TRUSTED_PROXIES"
 .tools/venv/bin/python scripts/check-deploy-settings.py || status=1
 .tools/venv/bin/python scripts/test_check_deploy_settings.py 2>&1 | tail -n 3 || status=1
+echo "[${SECONDS} s] == the web client's message catalogues: en and ja alike, no words outside them"
+python3 scripts/check-web-catalogue.py || status=1
+python3 scripts/test_check_web_catalogue.py 2>&1 | tail -n 3 || status=1
 
 echo "[${SECONDS} s] == commit messages: subjects of at most 72 characters since .commit-message-baseline"
 scripts/check-commit-messages.sh || status=1
@@ -59,8 +62,10 @@ if grep -E "(error|warning):" "$tmp/build.log"; then status=1; fi
 # The Apple glue (AuthenticationServices bridge, Keychain token store) is type-checked and tested
 # by the build above: on Linux it is the PasskeyClientGlue module, built against the stand-ins in
 # Tests/StandIns (docs/ios.md).
-echo "[${SECONDS} s] == swift build --product PasskeyClient (the library an app links, alone)"
-swift build --product PasskeyClient 2>&1 | tee "$tmp/client.log" >/dev/null || status=1
+# (The product is automatic: an app chooses static or dynamic linkage, and SwiftPM builds an
+# automatic product only as part of what depends on it, so its target is built here.)
+echo "[${SECONDS} s] == swift build --target PasskeyClient (the library an app links, alone)"
+swift build --target PasskeyClient 2>&1 | tee "$tmp/client.log" >/dev/null || status=1
 if grep -E "(error|warning):" "$tmp/client.log"; then status=1; fi
 
 if [ "$full" -eq 1 ]; then

@@ -3,8 +3,11 @@
 # passkey ceremonies of Tests/browser/index.html against a running passkey-server (cross-origin),
 # then drives the server's own web client at / through its visible controls (same-origin), then
 # (v3) the operator page /operator/ against a second server on an empty database of its own;
-# screenshots of each step land in Tests/browser/screenshots/ (only activity.png, operator-data.png
-# and operator-empty.png are kept in git).
+# screenshots of each step land in Tests/browser/screenshots/ (only activity.png, operator-data.png,
+# operator-empty.png, account-en.png and account-ja.png are kept in git). (v4, issue 40) First, the
+# message catalogues are checked without a browser (scripts/check-web-catalogue.py and its tests);
+# the web client and the operator page are then audited with axe-core in English and Japanese,
+# light and dark, and driven by keyboard only (docs/browser-test.md).
 #
 #   PASSKEY_TEST_DATABASE_URL="host=… port=… user=postgres dbname=postgres" scripts/browser-test.sh
 #
@@ -20,8 +23,9 @@
 #                              (default 1: a real SMTP server, Debian's python3-aiosmtpd, receives
 #                              the mails the server's background sender delivers over SMTP; the steps
 #                              read the codes from its Maildir)
-# Installs what is missing (apt: chromium chromium-driver, as root; PyPI: selenium into
-# .tools/venv). Prints PASS/FAIL per test, ends with "N passed, M failed"; exit 1 on any failure.
+# Installs what is missing (apt: chromium chromium-driver fonts-ipafont-gothic, as root; PyPI:
+# selenium and axe-selenium-python-nhsuk (axe-core) into .tools/venv). Prints PASS/FAIL per test,
+# ends with "N passed, M failed"; exit 1 on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -99,7 +103,10 @@ missing=()
 for p in chromium chromium-driver; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if ((${#missing[@]})) && { [ ! -x "$chromium" ] || [ ! -x "$chromedriver" ]; }; then
+((${#missing[@]})) && [ -x "$chromium" ] && [ -x "$chromedriver" ] && missing=() # a browser of its own
+# (v4) A Japanese font, so that the Japanese screenshots show words, not boxes.
+fc-list :lang=ja 2>/dev/null | grep -q . || missing+=(fonts-ipafont-gothic)
+if ((${#missing[@]})); then
     [ "$(id -u)" -eq 0 ] || die "missing Debian packages: ${missing[*]} (run: sudo apt-get install ${missing[*]})"
     echo "browser-test: installing ${missing[*]} (apt)" >&2
     export DEBIAN_FRONTEND=noninteractive
@@ -120,7 +127,36 @@ if ! "$venv/bin/python" -c "import selenium" 2>/dev/null; then
     timeout 300 "$venv/bin/pip" install --quiet --disable-pip-version-check "selenium>=4.11,<5" >/dev/null \
         || die "pip install selenium failed"
 fi
+# (v4) axe-core for the accessibility audits: the NHS fork of axe-selenium-python ships axe-core 4.9
+# and runs on Debian 12's Python 3.11 (the upstream 3.x needs 3.12; its 2.x ships axe-core 3.1).
+axe_version=1.0.4
+if ! "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('axe-selenium-python-nhsuk') == '$axe_version'" \
+    2>/dev/null; then
+    echo "browser-test: installing axe-selenium-python-nhsuk $axe_version (PyPI) into $venv" >&2
+    timeout 300 "$venv/bin/pip" install --quiet --disable-pip-version-check "axe-selenium-python-nhsuk==$axe_version" \
+        >/dev/null || die "pip install axe-selenium-python-nhsuk failed"
+fi
 phase "dependencies ready: $("$chromium" --version 2>/dev/null | head -n1), selenium $("$venv/bin/python" -c 'import selenium; print(selenium.__version__)')"
+
+# ---- 1b. (v4, issue 40) the message catalogues, without a browser ----
+catalogue_passed=0 catalogue_failed=0
+if out=$(python3 scripts/check-web-catalogue.py 2>&1); then
+    echo "PASS catalogue_check (${out##*check-web-catalogue: })"
+    catalogue_passed=$((catalogue_passed + 1))
+else
+    echo "FAIL catalogue_check: scripts/check-web-catalogue.py"
+    sed 's/^/    /' <<<"$out"
+    catalogue_failed=$((catalogue_failed + 1))
+fi
+if out=$(python3 scripts/test_check_web_catalogue.py 2>&1); then
+    echo "PASS catalogue_check_tests ($(grep -E '^Ran ' <<<"$out"))"
+    catalogue_passed=$((catalogue_passed + 1))
+else
+    echo "FAIL catalogue_check_tests: scripts/test_check_web_catalogue.py"
+    tail -n 30 <<<"$out" | sed 's/^/    /'
+    catalogue_failed=$((catalogue_failed + 1))
+fi
+phase "message catalogues checked"
 
 # ---- 2. database, static page, server ----
 tmp=$(mktemp -d /tmp/pkbt.XXXXXX)
@@ -218,17 +254,19 @@ passed=0 failed=0
 if [ -s "$tmp/summary" ]; then
     read -r passed failed <"$tmp/summary"
 fi
+passed=$((passed + catalogue_passed))
 if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     echo "FAIL test-runner: test_browser.py exited with status $test_status$([ "$test_status" -eq 124 ] && echo ' (timed out after 300 s)')"
     failed=$((failed + 1))
 fi
+failed=$((failed + catalogue_failed))
 
 # ---- 4. the web client at /, through its visible controls ----
 shots="$root/Tests/browser/screenshots"
 rm -rf "$shots"
 MAIL_DIR="$mail_dir" WEB_URL="$api" CHROMIUM_BIN="$chromium" CHROMEDRIVER_BIN="$chromedriver" WORK_DIR="$tmp" \
     SCREENSHOT_DIR="$shots" SUMMARY_FILE="$tmp/summary-web" \
-    timeout -k 10 180 "$venv/bin/python" -u Tests/browser/test_web_client.py &
+    timeout -k 10 420 "$venv/bin/python" -u Tests/browser/test_web_client.py &
 test_pid=$!
 web_status=0
 wait "$test_pid" || web_status=$?
@@ -239,7 +277,7 @@ if [ -s "$tmp/summary-web" ]; then
     read -r web_passed web_failed <"$tmp/summary-web"
 fi
 if [ "$web_status" -ne 0 ] && [ "$web_failed" -eq 0 ]; then
-    echo "FAIL test-runner: test_web_client.py exited with status $web_status$([ "$web_status" -eq 124 ] && echo ' (timed out after 180 s)')"
+    echo "FAIL test-runner: test_web_client.py exited with status $web_status$([ "$web_status" -eq 124 ] && echo ' (timed out after 420 s)')"
     web_failed=1
 fi
 passed=$((passed + web_passed))
@@ -268,7 +306,7 @@ if timeout 30 psql -X -q -v ON_ERROR_STOP=1 -d "$base_conn" -c "CREATE DATABASE 
         >/dev/null; then
         OPERATOR_URL="http://localhost:$operator_port" OPERATOR_TOKEN="$operator_token" OPERATOR_DB="$operator_conn" \
             CHROMIUM_BIN="$chromium" CHROMEDRIVER_BIN="$chromedriver" WORK_DIR="$tmp" SCREENSHOT_DIR="$shots" \
-            SUMMARY_FILE="$tmp/summary-ops" timeout -k 10 180 "$venv/bin/python" -u Tests/browser/test_operator.py &
+            SUMMARY_FILE="$tmp/summary-ops" timeout -k 10 420 "$venv/bin/python" -u Tests/browser/test_operator.py &
         test_pid=$!
         op_status=0
         wait "$test_pid" || op_status=$?

@@ -81,4 +81,13 @@ if [ "${1:-}" = "--with-test-tools" ]; then
         echo "deps: installing standardwebhooks $standardwebhooks_version (PyPI) into $venv" >&2
         "$venv/bin/pip" install --quiet --disable-pip-version-check "standardwebhooks==$standardwebhooks_version" >/dev/null
     fi
+    # (v4, issue 40) axe-core for the browser test's accessibility audits (scripts/browser-test.sh):
+    # the NHS fork of axe-selenium-python ships axe-core 4.9 and runs on Debian 12's Python 3.11
+    # (axe-selenium-python 3.x needs Python 3.12; its 2.x ships axe-core 3.1, from 2018).
+    axe_version=1.0.4
+    if ! "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('axe-selenium-python-nhsuk') == '$axe_version'" \
+        2>/dev/null; then
+        echo "deps: installing axe-selenium-python-nhsuk $axe_version (PyPI) into $venv" >&2
+        "$venv/bin/pip" install --quiet --disable-pip-version-check "axe-selenium-python-nhsuk==$axe_version" >/dev/null
+    fi
 fi

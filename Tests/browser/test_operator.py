@@ -31,6 +31,12 @@ sessions (the token 401); remove the passkey; issue a recovery code, shown once 
 events "by support (NAME)"; the user's own web client at / shows them and the reason as text
 (operator-accounts-user-activity.png). As a viewer: the account without any action
 (operator-accounts-viewer.png), and the server refuses a viewer's forced lock (403 forbidden).
+
+(v4, issue 40) Chromium's languages are English (en-US); at each view the page is switched to
+日本語 and back with its own switch (the token, the figures and the account stay), and axe-core
+(audit.py) must find no WCAG A/AA violation of impact serious or critical, light and dark, in either
+language; each such view is saved as operator-<view>-en.png and -ja.png. The only thing in
+localStorage is the language; the token is in no storage.
 """
 
 import base64
@@ -43,6 +49,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+
+import audit
 
 URL = os.environ["OPERATOR_URL"].rstrip("/")
 TOKEN = os.environ["OPERATOR_TOKEN"]
@@ -218,14 +226,16 @@ class Page:
         for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run",
                     "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
                     "--disable-sync", "--disable-component-update", "--password-store=basic", "--window-size=1200,900",
-                    "--lang=en-US", f"--user-data-dir={os.path.join(WORK_DIR, 'chromium-profile-operator')}"):
+                    f"--user-data-dir={os.path.join(WORK_DIR, 'chromium-profile-operator')}"):
             options.add_argument(arg)
+        audit.browser_languages(options)  # English (en-US): the words and number formats asserted below
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         service = Service(executable_path=CHROMEDRIVER_BIN,
                           log_output=os.path.join(WORK_DIR, "chromedriver-operator.log"))
         self.driver = webdriver.Chrome(service=service, options=options)
         self.driver.set_page_load_timeout(30)
         self.allowed_errors = []
+        self.auditor = audit.Auditor(self.driver, SCREENSHOT_DIR, prefix="operator-")
 
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
@@ -328,11 +338,39 @@ def main():
             except Exception:  # noqa: BLE001
                 pass
 
+    # ---- (v4, issue 40) both languages, axe-core in both colour schemes ----
+    def settled():
+        page.wait("the page idle", lambda: page.state().get("busy", "0") == "0"
+                  and page.state().get("operator") in ("asking", "ready", "wrong-token", "failed"))
+
+    def audit_view(view, enter=None, leave=None, show=None):
+        """The view in English and in Japanese (the page's own switch), axe-core in light and dark;
+        `enter` opens it (a dialog) after each switch, `leave` closes it; the screenshots show the
+        element `show` (else the top). Ends in English."""
+        problems = []
+        for language in audit.LANGUAGES:
+            audit.switch_language(page.driver, language, page.wait)
+            settled()
+            if enter:
+                enter()
+            problems += page.auditor.audit(view, language, show)
+            if leave:
+                leave()
+        audit.switch_language(page.driver, "en", page.wait)
+        settled()
+        check(not problems, "axe-core: " + " | ".join(problems[:6]))
+        return f"axe {view}: none serious or critical in en, ja × light, dark"
+
     def open_page():
         page.driver.get(URL + "/operator/")
         page.wait("the token form", lambda: page.state().get("operator") == "asking")
         check(page.js("return document.activeElement.id") == "operator-token", "the token field is not focused")
         check(page.js("return document.getElementById('figures').hidden"), "figures shown without a token")
+        check(audit.language_of(page.driver) == "en", "not in English")
+        note = audit_view("token")
+        title = page.js("return document.title")
+        check(title == "Passkey adoption · Passkey Server", f"title {title!r}")
+        return note
 
     def wrong_token():
         page.allowed_errors.append(("/v1/operator/adoption", 401))
@@ -341,7 +379,12 @@ def main():
         page.wait("the refusal", lambda: page.state().get("operator") == "wrong-token")
         check("token is wrong" in page.text("#message"), f"message {page.text('#message')!r}")
         check(page.js("return document.activeElement.id") == "operator-token", "not asked again")
+        check(page.js("return document.getElementById('message-alert').textContent").startswith("That token"),
+              "the refusal is not in the alert region")
         page.full_screenshot("operator-wrong-token")
+        note = audit_view("wrong-token")
+        check("token is wrong" in page.text("#message"), "the refusal went with the switch")
+        return note
 
     def empty_database():
         # (v4) The Accounts card asks once whether the token may act (404: yes, see operator-accounts.js).
@@ -362,6 +405,7 @@ def main():
         check(all(shown[k]["value"] == 0 for k in ("signIns.total", "added.total", "upgrade.rate")), f"{shown}")
         check(all(abs(shown[k]["value"] - v) < 1e-9 for k, v in api.items() if k in shown), f"page {shown} api {api}")
         page.full_screenshot("operator-empty")
+        return audit_view("empty")
 
     def seed():
         run = secrets.token_hex(4)
@@ -422,9 +466,29 @@ def main():
         page.click("#show-tables")
         page.wait("the tables shown", lambda: page.state().get("tables") == "shown")
         page.full_screenshot("operator-data-tables")
+        tables = audit_view("tables", show="#chart-sign-ins")
+        check(page.state().get("tables") == "shown" and page.text("#show-tables") == "Show charts only",
+              f"the tables went with the switch: {page.text('#show-tables')!r}")
         page.click("#show-tables")
         page.full_screenshot("operator-data")
-        return note
+        figures = audit_view("figures")
+        return f"{note}; {tables}; {figures}; {localised_figures()}"
+
+    def localised_figures():
+        """In Japanese: the axis's days (12月4日), the table's (2026/12/04), the heading, the window."""
+        audit.switch_language(page.driver, "ja", page.wait)
+        settled()
+        axis = page.js("return [...document.querySelectorAll('#chart-sign-ins svg text.tick')]"
+                       ".map((e) => e.textContent)")
+        day = page.js("return document.querySelector('#chart-sign-ins tbody th').textContent")
+        heading = page.text("#sign-ins-heading")
+        generated = page.text("#generated-at")
+        audit.switch_language(page.driver, "en", page.wait)
+        settled()
+        check(any(re.fullmatch(r"\d{1,2}月\d{1,2}日", t) for t in axis), f"the axis in Japanese: {axis}")
+        check(re.fullmatch(r"\d{4}/\d{2}/\d{2}", day), f"a day of the table in Japanese: {day!r}")
+        check(heading == "サインイン方法別の1日あたりの回数" and "過去30日間" in generated, f"{heading!r} {generated!r}")
+        return f"ja axis {axis[-3:]}, table day {day}"
 
     def webhooks():
         """(v4) The webhooks card: empty, a refused URL in the server's words, an endpoint added
@@ -454,6 +518,9 @@ def main():
         check(hook["events"] == ["account.deleted", "stage.changed"] and hook["description"] == "CRM", f"{hook}")
         check("secret" not in hook, "the list shows a secret")
         page.full_screenshot("operator-webhooks")
+        note = audit_view("webhooks", show="#webhooks")
+        check(page.text("#webhook-secret-value") == first and "only this once" in page.text("#webhook-secret-label"),
+              "the secret or its words went with the switch")
         page.click(f"tr[data-webhook-id='{hook['webhookID']}'] button[data-action='rotate']")
         page.wait("a new secret", lambda: page.text("#webhook-secret-value").startswith("whsec_")
                   and page.text("#webhook-secret-value") != first)
@@ -463,13 +530,18 @@ def main():
         check(page.text("#webhook-secret-value") == "", "a secret is still shown")
         status, body = http("GET", "/v1/operator/webhooks", token=TOKEN)
         check(status == 200 and body["webhooks"] == [], f"{status} {body}")
+        return note
 
     def token_in_memory_only():
-        stored = page.js("return [localStorage.length, sessionStorage.length, document.cookie, "
-                         "document.getElementById('operator-token').value]")
-        check(stored == [0, 0, "", ""], f"storage, cookie, field: {stored}")
+        # (v4) localStorage may hold the language chosen with the switch, and nothing else.
+        stored = page.js("return [Object.keys(localStorage), sessionStorage.length, document.cookie, "
+                         "document.getElementById('operator-token').value, JSON.stringify(localStorage)]")
+        check(set(stored[0]) <= {audit.LANGUAGE_KEY} and stored[1:4] == [0, "", ""],
+              f"storage keys, session storage, cookie, field: {stored[:4]}")
+        check(TOKEN not in stored[4], "the token is in localStorage")
         page.driver.refresh()
         page.wait("the token asked again after a reload", lambda: page.state().get("operator") == "asking")
+        return f"localStorage keys {stored[0]}"
 
     # ---- (v4, issue 38) the support desk's Accounts card ----
     desk = {}  # what the setup made: user, tokens, operators, the passkey
@@ -590,6 +662,7 @@ def main():
               f"stage {facts['stage']} api {api['stage']}")
         check(facts["emailVerified"]["text"] == "not verified", f"{facts['emailVerified']}")
         check(api["recoveryCodesRemaining"] == 10 and api["activeSessions"] == 1, f"api {api}")
+        check(re.search(r"[A-Z][a-z]{2} \d{1,2}, \d{4}", facts["createdAt"]["text"]), f"created {facts['createdAt']}")
         row = f"#account-passkeys li[data-credential-id='{desk['credentialID']}']"
         check(page.text(f"{row} .passkey-name") == MARKUP.format(3), f"passkey {page.text(row)!r}")
         check("Last used never" in page.text(f"{row} .passkey-dates"), page.text(f"{row} .passkey-dates"))
@@ -605,7 +678,9 @@ def main():
             check(page.visible(css), f"{css} hidden from a support operator")
         check(not page.visible("#account-unlock"), "Unlock offered for an account that is not locked")
         page.full_screenshot("operator-accounts-found")
-        return f"{len(events)} events, {len(api['passkeys'])} passkey"
+        note = audit_view("account", show="#accounts")
+        check(images() == before, "markup from the API became an element after a switch of language")
+        return f"{len(events)} events, {len(api['passkeys'])} passkey; {note}"
 
     def accounts_lock():
         reason = MARKUP.format(2)
@@ -618,6 +693,10 @@ def main():
         page.click("#account-lock")
         page.confirm(ok=False)  # cancelled: nothing is sent
         check(account_api()["lockedAt"] is None, "locked although the dialog was cancelled")
+        dialog = audit_view("dialog", enter=lambda: (page.click("#account-lock"), page.wait(
+            "the confirm dialog", lambda: page.js("return document.getElementById('confirm-dialog').open"))),
+            leave=lambda: page.confirm(ok=False))
+        check(account_api()["lockedAt"] is None, "locked by a dialog the audit cancelled")
         page.click("#account-lock")
         check(reason in page.text("#confirm-text"), f"the dialog without the reason: {page.text('#confirm-text')!r}")
         page.confirm()
@@ -636,6 +715,9 @@ def main():
         body = sign_in(403)
         check(body.get("code") == "account-locked", f"locked sign-in → {body}")
         page.full_screenshot("operator-accounts-locked")
+        note = audit_view("locked", show="#account")
+        check(shown_facts()["lockReason"]["text"] == reason, "the reason changed with the switch")
+        return f"{dialog}; {note}"
 
     def accounts_unlock():
         page.click("#account-unlock")
@@ -678,12 +760,15 @@ def main():
         copied = page.wait("the copy outcome", lambda: ("copied" in page.text("#accounts-status")
                            or "copy it by hand" in page.text("#accounts-status")) and page.text("#accounts-status"))
         page.full_screenshot("operator-accounts-code")
+        note = audit_view("code", show="#account")
+        check(page.text("#account-code-value") == code and "only this once" in page.text("#account-code-label"),
+              "the code or its words went with the switch")
         status, body = http("POST", "/v1/recovery/sessions", {"email": desk["email"], "code": code})
         check(status == 200 and body.get("accessToken"), f"sign-in with the operator's code → {status} {body}")
         find(desk["email"])  # looked up again: the code is gone
         check(not page.visible("#account-code") and code not in page.js("return document.body.textContent"),
               "the code is still on the page")
-        return copied
+        return f"{copied}; {note}"
 
     def accounts_events():
         api = account_api()
@@ -739,6 +824,7 @@ def main():
         check(buttons == [], f"a viewer sees actions: {buttons}")
         check(page.visible("#account-viewer-note"), "the viewer is not told why there are no actions")
         page.full_screenshot("operator-accounts-viewer")
+        note = audit_view("viewer", show="#accounts")
         status, body = http("POST", f"/v1/operator/accounts/{desk['accountID']}/lock", {"reason": "forced"},
                             token=desk["viewer"])
         check(status == 403 and body.get("code") == "forbidden", f"a viewer's lock → {status} {body}")
@@ -747,6 +833,7 @@ def main():
         page.wait("the token asked again", lambda: page.state().get("operator") == "asking")
         check(page.js("return document.getElementById('accounts').hidden") and desk["email"] not in page.js(
             "return document.body.textContent"), "the account stays in the page after \"Forget token\"")
+        return note
 
     for name, fn in [("open", open_page), ("wrong_token", wrong_token), ("empty_database", empty_database),
                      ("seed", seed), ("figures_match_api_30_days", with_data),

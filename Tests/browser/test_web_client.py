@@ -24,6 +24,14 @@ sender writes each mail as <id>.eml), the email steps run last: verifying the ad
 banner, setting a password on the passkey-only account, recovery by email on a third device, and
 the "Is this your address?" offer of a sign-up answered email-taken. They read each code from
 the newest mail to the address (next_code). Without MAIL_DIR they are left out, and say so.
+
+(v4, issue 40) Chromium's languages are English (en-US), so the English words are asserted; at the
+views listed in docs/browser-test.md the page is switched to 日本語 and back with its own switch,
+and axe-core (audit.py) must find no WCAG A/AA violation of impact serious or critical, in light
+and dark, in either language; each such view is saved as <view>-en.png and <view>-ja.png. The
+phone-width step checks both languages. Last, a tab whose browser prefers Japanese follows it,
+the switch is remembered, and sign-up, sign-in (a refused one first), adding a passkey and
+deleting it are done with Tab, Enter and Space only (audit.Keys), in Japanese.
 """
 
 import email
@@ -36,6 +44,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+
+import audit
 
 WEB_URL = os.environ["WEB_URL"].rstrip("/")
 CHROMIUM_BIN = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
@@ -97,9 +107,30 @@ class Mailbox:
     @staticmethod
     def parse(data):
         """(To, text body): base64 or 8bit (Content-Type: text/plain; charset=UTF-8) alike."""
+        return Mailbox.parse_with_subject(data)[:2]
+
+    @staticmethod
+    def parse_with_subject(data):
+        """(To, text body, Subject as text: RFC 2047 decoded)."""
         message = email.message_from_bytes(data, policy=email.policy.default)
         part = message.get_body(preferencelist=("plain",)) or message
-        return str(message.get("To", "")), part.get_content()
+        return str(message.get("To", "")), part.get_content(), str(message.get("Subject", ""))
+
+    def subjects(self, recipient):
+        """The subjects of every mail to `recipient` so far (read or not), oldest first."""
+        found = []
+        for name in os.listdir(self.folder):
+            if name.startswith(".") or name.endswith(".tmp"):
+                continue
+            path = os.path.join(self.folder, name)
+            try:
+                with open(path, "rb") as f:
+                    to, _, subject = self.parse_with_subject(f.read())
+            except (OSError, ValueError, LookupError):
+                continue
+            if recipient.lower() in to.lower():
+                found.append((os.stat(path).st_mtime_ns, subject))
+        return [subject for _, subject in sorted(found)]
 
     def next_code(self, recipient):
         """The 6-digit code (on a line of its own) of the newest mail with a code to `recipient`
@@ -144,6 +175,7 @@ class Page:
             f"--user-data-dir={os.path.join(WORK_DIR, 'chromium-profile-web')}",
         ):
             options.add_argument(arg)
+        audit.browser_languages(options)  # English: the words asserted below
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         service = Service(executable_path=CHROMEDRIVER_BIN, log_output=os.path.join(WORK_DIR, "chromedriver-web.log"))
         self.driver = webdriver.Chrome(service=service, options=options)
@@ -153,6 +185,7 @@ class Page:
         self.allowed_errors = []  # (path, status) a step provokes on purpose
         self.tabs = {"first": (self.driver.current_window_handle, None)}  # name → (handle, authenticator)
         self.current_tab = "first"
+        self.auditor = audit.Auditor(self.driver, SCREENSHOT_DIR)
 
     def tab(self, name):
         """Switches to the tab `name` (opened empty the first time). Each tab is a device of its
@@ -333,6 +366,42 @@ def main():
             except Exception:  # noqa: BLE001
                 pass
 
+    # ---- (v4, issue 40) both languages, axe-core in both colour schemes ----
+    def settled():
+        """Idle, and the account's lists loaded (a switch of language renders them anew)."""
+        page.wait_idle()
+        if page.state().get("view") == "account":
+            page.wait("the lists loaded", lambda: page.state().get("sessions") == "ready"
+                      and page.state().get("activity") == "ready")
+
+    def audit_view(view, enter=None, leave=None, show=None):
+        """The view in English and in Japanese (switched with the page's own switch), axe-core in
+        light and dark; `enter` opens it (a dialog) after each switch, `leave` closes it; the
+        screenshots show the element `show` (else the top). Ends in English."""
+        problems = []
+        for language in audit.LANGUAGES:
+            audit.switch_language(page.driver, language, page.wait)
+            settled()
+            if enter:
+                enter()
+            problems += page.auditor.audit(view, language, show)
+            if leave:
+                leave()
+        audit.switch_language(page.driver, "en", page.wait)
+        settled()
+        check(not problems, "axe-core: " + " | ".join(problems[:6]))
+        return f"axe {view}: none serious or critical in en, ja × light, dark"
+
+    def open_dialog(css):
+        def enter():
+            page.click(css)
+            page.wait("the confirm dialog", lambda: page.el("#confirm-dialog").get_attribute("open") is not None)
+        return enter
+
+    def cancel_dialog():
+        page.el("#confirm-cancel").click()
+        page.wait("the dialog closed", lambda: page.el("#confirm-dialog").get_attribute("open") is None)
+
     def open_page():
         page.driver.get(WEB_URL + "/")
         page.wait_state(view="signed-out")
@@ -343,7 +412,12 @@ def main():
         page.wait("the autofill request started", lambda: page.state().get("autofill") in ("pending", "failed"))
         s = page.state()
         check(s.get("passkeys") == "supported", f"the page says no passkey support: {s}")
-        return f"Chromium {page.version}, JSON helpers {s.get('json')}, autofill {s.get('autofill')}"
+        check(page.driver.execute_script("return document.documentElement.lang") == "en", "not in English")
+        details = "for (const d of document.querySelectorAll('details')) d.open = arguments[0]"
+        page.driver.execute_script(details, True)  # every form of the view, for the audit
+        note = audit_view("signed-out")
+        page.driver.execute_script(details, False)
+        return f"Chromium {page.version}, JSON helpers {s.get('json')}, autofill {s.get('autofill')}; {note}"
 
     def password_sign_up():
         page.type("#sign-up-email", a_email)
@@ -371,19 +445,21 @@ def main():
         return f"automatic upgrade {upgrade}"
 
     def remove_password_refused():
+        note = audit_view("dialog", enter=open_dialog("#remove-password"), leave=cancel_dialog)
         page.allowed_errors.append(("/v1/account/password", 409))
         page.click("#remove-password")
         page.confirm()
         page.wait("the reason for the refusal", lambda: "passkey" in page.text("#password-why"))
         check("Remove password" in page.text("#remove-password"), "the remove button vanished")
-        return page.text("#password-why")[:60] + "…"
+        check(page.focused_id() == "password-why", "the refusal does not have the focus")
+        return page.text("#password-why")[:60] + "…; " + note
 
     def modal_add():
         page.click("#add-passkey")
         page.wait_message("passkey was added")
         page.wait("one passkey listed", lambda: len(page.driver.find_elements("css selector", "#passkey-list li")) == 1)
         check(len(page.credentials()) == 1, "the virtual authenticator should hold one credential")
-        return f"upgrade now {page.state().get('upgrade')}"
+        return f"upgrade now {page.state().get('upgrade')}; {audit_view('account')}"
 
     def sign_out():
         page.presence(False)  # the autofill request then waits, as for a person who picks nothing
@@ -513,6 +589,8 @@ def main():
               f"codes shown: {shown}")
         codes[:] = shown
         page.screenshot(current["label"] + "-codes")
+        note = audit_view("codes", show="#recovery-heading")
+        check(page.state().get("codes") == "shown", "the codes went away with a switch of language")
         page.click("#copy-recovery-codes")
         copy = page.wait("Copy to answer", lambda: page.state().get("copy"))
         # Where the clipboard refuses (here: permission denied), the codes are shown selected in
@@ -534,7 +612,7 @@ def main():
         check(page.count("#recovery-code-list li") == 0, "the codes are still in the page")
         page.wait("10 unused codes", lambda: "10 of 10" in page.text("#recovery-state"))
         check(page.text("#create-recovery-codes") == "Create new codes", "the button does not say \"Create new codes\"")
-        return f"copy {copy} then fallback, download ok"
+        return f"copy {copy} then fallback, download ok; {note}"
 
     def remove_password():
         page.click("#remove-password")
@@ -574,6 +652,7 @@ def main():
         check(page.el("#recovery-offer").is_displayed(), "no \"Add a passkey for this device\" offer")
         page.wait("focus on the offer", lambda: page.focused_id() == "recovery-add-passkey")
         check("9 of 10" in page.text("#recovery-state"), f"state {page.text('#recovery-state')!r}")
+        return audit_view("recovery-offer")
 
     def recovery_add_passkey():
         page.click("#recovery-add-passkey")
@@ -649,6 +728,9 @@ def main():
         page.click("#password-sign-in")
         page.wait_message("do not match an account")
         check(page.state().get("view") == "signed-out", "signed in to a deleted account")
+        check(page.focused_id() == "message-alert", f"the refusal does not have the focus: {page.focused_id()!r}")
+        note = audit_view("sign-in-refused")
+        check("do not match an account" in page.text("#message-alert"), "the refusal went with the switch")
         errors = page.console_errors()
         check(not errors, "browser console errors in the second tab: " + " | ".join(errors[:5]))
         page.close_tab("second", then="first")
@@ -656,6 +738,7 @@ def main():
         page.presence(False)
         page.driver.refresh()  # the first device's session ended with the account
         page.wait_state(view="signed-out", autofill="pending")
+        return note
 
     def passkey_only_account():
         if page.state().get("view") != "signed-out":
@@ -686,6 +769,17 @@ def main():
         overflow = page.driver.execute_script(
             "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
         check(overflow <= 0, f"the page scrolls sideways by {overflow}px at 390 px")
+        # (v4) The longer Japanese words too: nothing wider than the window, in either language.
+        for language in audit.LANGUAGES:
+            audit.switch_language(page.driver, language, page.wait)
+            settled()
+            overflow = audit.sideways_overflow(page.driver)
+            check(overflow <= 0, f"in {language} the page scrolls sideways by {overflow}px at 390 px")
+            page.driver.execute_script("window.scrollTo(0, 0)")
+            page.screenshot(f"phone-account-{language}")
+        audit.switch_language(page.driver, "en", page.wait)
+        settled()
+        return "no sideways scroll in en and ja"
 
     # ---- (v3) email: the passkey-only account C verifies its address, sets a password, loses
     # its device and comes back by email; a sign-up with its address is offered the same ----
@@ -697,6 +791,7 @@ def main():
     def email_verify():
         page.driver.set_window_size(1200, 900)
         check(page.el("#verify-banner").is_displayed(), "no \"Verify your address\" banner for a new account")
+        note = audit_view("verify-banner")
         check(page.text("#account-email-state") == "not verified", f"badge {page.text('#account-email-state')!r}")
         mailbox.next_code(c_email)  # the sign-up's own code; a new one voids it
         page.click("#verify-resend")
@@ -712,6 +807,7 @@ def main():
         page.wait("the banner gone", lambda: not page.el("#verify-banner").is_displayed())
         check(page.text("#account-email-state") == "verified", f"badge {page.text('#account-email-state')!r}")
         check(page.state().get("email") == "verified", f"state {page.state()}")
+        return note
 
     def set_password():
         check(page.text("#set-password") == "Set a password", f"button {page.text('#set-password')!r}")
@@ -731,6 +827,7 @@ def main():
         page.type("#email-sign-in-email", c_email)
         page.click("#email-sign-in-send")
         page.wait_message("If an account has")
+        note = audit_view("email-code", show="#sign-in-heading")
         code = mailbox.next_code(c_email)
         page.allowed_errors.append(("/v1/recovery/email/sessions", 401))
         page.type("#email-sign-in-code", wrong(code))
@@ -745,6 +842,7 @@ def main():
         page.click("#recovery-add-passkey")
         page.wait_message("passkey was added")
         page.wait("two passkeys listed", lambda: page.count("#passkey-list li") == 2)
+        return note
 
     def email_taken_offer():
         page.presence(False)
@@ -756,6 +854,8 @@ def main():
         page.type("#sign-up-password", "another horse battery")
         page.click("#password-sign-up")
         page.wait("the \"Is this your address?\" offer", lambda: page.el("#email-taken-offer").is_displayed())
+        note = audit_view("email-taken", show="#create-heading")
+        check(page.el("#email-taken-offer").is_displayed(), "the offer went with the switch")
         page.click("#email-taken-get-code")
         page.wait_message("If an account has")
         page.type("#email-sign-in-code", mailbox.next_code(c_email))
@@ -765,6 +865,118 @@ def main():
         errors = page.console_errors()
         check(not errors, "browser console errors in the third tab: " + " | ".join(errors[:5]))
         page.close_tab("third", then="first")
+        return note
+
+    # ---- (v4, issue 40) a device whose browser prefers Japanese, driven by keyboard only ----
+    k_email = f"web-k-{run_id}@example.com"
+    keys = audit.Keys(page.driver, page.wait)
+
+    def signed_out_heading():
+        return page.driver.execute_script("return document.getElementById('sign-in-heading').textContent")
+
+    def keyboard_language():
+        page.tab("keys")
+        page.add_authenticator()
+        agent = page.driver.execute_script("return navigator.userAgent")
+        page.driver.execute_cdp_cmd("Network.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": "ja-JP,ja"})
+        page.driver.get(WEB_URL + "/")
+        page.driver.execute_script("localStorage.clear()")  # the first tab's switches chose English
+        page.driver.refresh()
+        page.wait_state(view="signed-out")
+        check(audit.language_of(page.driver) == "ja" and signed_out_heading() == "サインイン",
+              f"the page does not follow the browser's Japanese: lang {audit.language_of(page.driver)!r}")
+        check(audit.stored_keys(page.driver) == [], "a language was stored without a choice")
+        page.driver.set_window_size(390, 844)
+        page.wait("a phone-width layout", lambda: page.driver.execute_script("return window.innerWidth") <= 400)
+        overflow = audit.sideways_overflow(page.driver)
+        page.screenshot("phone-signed-out-ja")
+        page.driver.set_window_size(1200, 900)
+        check(overflow <= 0, f"the signed-out view in Japanese scrolls sideways by {overflow}px at 390 px")
+        # The switch, with keys: English is remembered over the browser's Japanese, then 日本語 again.
+        keys.tab_to("[data-language='en']")
+        keys.space()
+        page.wait("English", lambda: audit.language_of(page.driver) == "en" and signed_out_heading() == "Sign in")
+        stored = page.driver.execute_script("return localStorage.getItem(arguments[0])", audit.LANGUAGE_KEY)
+        check(stored == "en" and audit.stored_keys(page.driver) == [audit.LANGUAGE_KEY], f"stored {stored!r}")
+        page.driver.refresh()
+        page.wait_state(view="signed-out")
+        check(audit.language_of(page.driver) == "en", "the choice of English was not remembered")
+        keys.tab_to("[data-language='ja']")
+        keys.enter()
+        page.wait("日本語", lambda: audit.language_of(page.driver) == "ja" and signed_out_heading() == "サインイン")
+        title = page.driver.execute_script("return document.title")
+        return f"follows the browser, remembers the switch; title {title!r}, no sideways scroll at 390 px"
+
+    def keyboard_sign_up():
+        page.driver.refresh()  # a fresh page: the focus starts at the top
+        page.wait_state(view="signed-out")
+        keys.tab_to("#sign-up-email")
+        keys.type(k_email)
+        keys.tab()
+        check(keys.focused("#sign-up-name"), f"Tab went to {keys.describe_focus()}")
+        keys.type("キーボード 花子")
+        keys.tab()
+        keys.type(password)
+        keys.enter()  # submits the form
+        page.wait_message("アカウントを作成しました")
+        page.wait("focus on the password", lambda: keys.focused("#sign-in-password"))
+        check(page.driver.execute_script("return document.getElementById('sign-in-email').value") == k_email,
+              "the sign-in form does not carry the new address")
+        if not mailbox:
+            return "mail off: the mail's language not checked"
+        # The account's mails are in the language of the sign-up's Accept-Language: the page's.
+        subject = page.wait("the sign-up's mail", lambda: (mailbox.subjects(k_email) or [None])[0])
+        check("メールアドレス確認用のコード" in subject, f"the sign-up's mail is not in Japanese: {subject!r}")
+        return f"mail {subject!r}"
+
+    def keyboard_sign_in():
+        page.allowed_errors.append(("/v1/sessions", 401))
+        keys.type(password + "x")  # the focus is on the password field
+        keys.enter()
+        page.wait_message("一致するアカウントがありません")
+        page.wait("focus on the error", lambda: keys.focused("#message-alert"))
+        check(page.driver.execute_script("return document.getElementById('message-alert').getAttribute('role')")
+              == "alert", "the error is not announced")
+        keys.tab_to("#sign-in-password")
+        keys.select_all_and_type(password)
+        keys.enter()
+        page.wait_state(view="account", sessions="ready", activity="ready")
+        heading = page.driver.execute_script("""const e = document.activeElement;
+            return e && e.tagName === 'H2' && !!e.closest('[data-screen="account"]') ? e.textContent : null""")
+        check(heading, f"the focus is not on the account view's heading: {keys.describe_focus()}")
+        dates = page.text("#session-list .passkey-dates")
+        check(re.search(r"\d{4}/\d{1,2}/\d{1,2}", dates) and "サインイン" in dates, f"dates not in Japanese: {dates!r}")
+        return f"focus on {heading!r}; {dates}"
+
+    def keyboard_add_passkey():
+        keys.tab_to("#add-passkey")
+        keys.space()
+        page.wait_message("パスキーを追加しました")
+        page.wait("one passkey listed", lambda: page.count("#passkey-list li") == 1)
+        check(len(page.credentials()) == 1, "the authenticator holds no passkey")
+        meta = page.text("#passkey-list .passkey-meta")
+        check("このデバイスのみ" in meta or "同期" in meta, f"the passkey's line is not in Japanese: {meta!r}")
+        return meta
+
+    def keyboard_delete_passkey():
+        keys.tab_to("#passkey-list .delete")
+        keys.enter()
+        page.wait("the confirm dialog", lambda: page.el("#confirm-dialog").get_attribute("open") is not None)
+        check(keys.focused("#confirm-cancel"), f"the dialog does not start on Cancel: {keys.describe_focus()}")
+        check(page.text("#confirm-title") == "このパスキーを削除しますか？", page.text("#confirm-title"))
+        keys.tab()
+        check(keys.focused("#confirm-ok"), f"Tab went to {keys.describe_focus()}")
+        keys.enter()
+        page.wait_message("を削除しました")
+        page.wait("no passkey listed", lambda: page.count("#passkey-list li") == 0)
+        page.wait("focus on the passkeys heading", lambda: keys.focused("#passkeys-heading"))
+        status, body = http("POST", "/v1/sessions", {"email": k_email, "password": password})
+        check(status == 200, f"the password no longer signs in: {status} {body}")
+        errors = page.console_errors()
+        check(not errors, "browser console errors in the keyboard tab: " + " | ".join(errors[:5]))
+        page.driver.execute_script("localStorage.removeItem(arguments[0])", audit.LANGUAGE_KEY)
+        page.close_tab("keys", then="first")
+        return "deleted with Tab, Enter and Space"
 
     steps = [
         ("open", open_page), ("password_sign_up", password_sign_up), ("password_sign_in", password_sign_in),
@@ -789,6 +1001,11 @@ def main():
     else:
         print("note: MAIL_DIR is not set, so the email steps (verify, set password, recovery by email, "
               "the email-taken offer) did not run", flush=True)
+    steps += [
+        ("keyboard_language", keyboard_language), ("keyboard_sign_up", keyboard_sign_up),
+        ("keyboard_sign_in", keyboard_sign_in), ("keyboard_add_passkey", keyboard_add_passkey),
+        ("keyboard_delete_passkey", keyboard_delete_passkey),
+    ]
     try:
         for number, (name, fn) in enumerate(steps, 1):
             step(number, name, fn)

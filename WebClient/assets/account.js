@@ -3,6 +3,7 @@
 // A section may also have reset() (on sign-out: forget what it showed).
 
 import { $ } from "./ui.js";
+import { t } from "./language.js";
 import * as passkeys from "./passkeys.js";
 import * as password from "./password.js";
 import * as recovery from "./recovery.js";
@@ -13,11 +14,12 @@ import * as activity from "./activity.js";
 
 const sections = [email, recovery, passkeys, password, sessions, activity, deletion];
 
+/** How this session signed in, as the catalogue says it. */
 const METHODS = {
-  password: "a password",
-  passkey: "a passkey",
-  recovery: "a recovery code",
-  email: "a code by email",
+  password: "method.password",
+  passkey: "method.passkey",
+  recovery: "method.recovery",
+  email: "method.email",
 };
 
 export function wireAccount(ctx) {
@@ -27,10 +29,10 @@ export function wireAccount(ctx) {
 export function renderAccount(ctx, account) {
   $("account-name").textContent = account.displayName;
   $("account-email").textContent = account.email;
-  $("account-email-state").textContent = account.emailVerified ? "verified" : "not verified";
+  $("account-email-state").textContent = account.emailVerified ? t("email.verified") : t("email.notVerified");
   $("account-email-state").dataset.verified = String(Boolean(account.emailVerified));
   const method = ctx.session && ctx.session.method;
-  $("account-method").textContent = METHODS[method] || "—";
+  $("account-method").textContent = METHODS[method] ? t(METHODS[method]) : "—";
   for (const section of sections) section.render(ctx, account);
 }
 

@@ -7,11 +7,13 @@
 // The operator page's Accounts card lists an account's events with the same `item` and `describe`,
 // passing that account's passkey names.
 
-import { formatTime } from "./messages.js";
+import { t, formatTime } from "./language.js";
 import { browserName } from "./user-agent.js";
 import { $, say, setState, whileBusy, confirmDialog } from "./ui.js";
 
 const PAGE_SIZE = 10;
+// The client address the server records for its own commands (`passkey-server recovery-code`).
+const COMMAND_LINE = "command line";
 
 let generation = 0;
 let next = null;
@@ -55,7 +57,7 @@ async function load(ctx) {
   if (mine !== generation) return;
   $("activity-list").replaceChildren(...page.events.map((event) => item(event)));
   showPage(page);
-  showState(page.events.length === 0 ? "Nothing recorded yet." : "");
+  showState(page.events.length === 0 ? t("activity.none") : "");
 }
 
 async function loadMore(ctx, button) {
@@ -83,7 +85,7 @@ function showPage(page) {
 
 function failed(ctx, e) {
   setState("activity", "failed");
-  showState("The activity could not be loaded. Reload the page to try again.");
+  showState(t("activity.loadFailed"));
   if (e.code !== "unauthorized") ctx.fail(e);
 }
 
@@ -92,26 +94,44 @@ function showState(text) {
   $("activity-state").hidden = !text;
 }
 
-/** The passkey an event names: “its name”, or that it has been deleted since. */
+/** The passkey an event names: “its name”, or null when it has been deleted since. */
 function passkey(credentialID, names) {
   const name = names.get(credentialID);
-  return name === undefined ? null : `“${name}”`;
+  return name === undefined ? null : t("common.quoted", { text: name });
 }
 
+// Each event kind (and method) as its catalogue key; activity.passkey* take the passkey's name.
 const CREATED = {
-  password: "Account created with a password",
-  passkey: "Account created with a passkey",
-  import: "Account imported",
+  password: "activity.createdPassword",
+  passkey: "activity.createdPasskey",
+  import: "activity.imported",
 };
 const SIGN_IN = {
-  password: "Signed in with the password",
-  recovery: "Signed in with a recovery code",
-  email: "Signed in with a code by email",
+  password: "activity.signInPassword",
+  recovery: "activity.signInRecovery",
+  email: "activity.signInEmail",
 };
 const FAILED = {
-  password: "Failed sign-in: wrong password",
-  recovery: "Failed sign-in: wrong recovery code",
-  email: "Failed sign-in: wrong code from the email",
+  password: "activity.failedPassword",
+  recovery: "activity.failedRecovery",
+  email: "activity.failedEmail",
+};
+const PLAIN = {
+  "email.verified": "activity.emailVerified",
+  "email.changed": "activity.emailChanged",
+  "account.reclaimed": "activity.reclaimed",
+  "password.set": "activity.passwordSet",
+  "password.removed": "activity.passwordRemoved",
+  "recovery-codes.created": "activity.codesCreated",
+  "account.locked": "activity.locked",
+  "account.unlocked": "activity.unlocked",
+  "signed-out": "activity.signedOut",
+};
+/** By how a passkey was added: the key with its name, and the key for one deleted since. */
+const ADDED = {
+  modal: ["activity.passkeyAdded", "activity.deletedPasskeyAdded"],
+  conditional: ["activity.passkeyAddedAutomatic", "activity.deletedPasskeyAddedAutomatic"],
+  "sign-up": ["activity.passkeyAddedWithAccount", "activity.deletedPasskeyAddedWithAccount"],
 };
 
 /**
@@ -120,58 +140,43 @@ const FAILED = {
  */
 export function describe(event, names = passkeyNames) {
   const what = happened(event, names);
-  return event.actor ? `${what} by support (${event.actor})` : what;
+  return event.actor ? t("activity.bySupport", { what, actor: event.actor }) : what;
 }
 
 function happened(event, names) {
   const key = passkey(event.credentialID, names);
-  const which = key ? `the passkey ${key}` : "a passkey since deleted";
+  if (PLAIN[event.kind]) return t(PLAIN[event.kind]);
   switch (event.kind) {
     case "account.created":
-      return CREATED[event.method] || "Account created";
-    case "email.verified":
-      return "Email address verified";
-    case "email.changed":
-      return "Email address changed";
-    case "account.reclaimed":
-      return "Account taken back by the owner of its email address (password removed, sessions ended)";
+      return t(CREATED[event.method] || "activity.created");
     case "sign-in":
-      if (event.method === "passkey") return `Signed in with ${which}`;
-      return SIGN_IN[event.method] || "Signed in";
+      if (event.method === "passkey") {
+        return key ? t("activity.signInPasskey", { name: key }) : t("activity.signInDeletedPasskey");
+      }
+      return t(SIGN_IN[event.method] || "activity.signIn");
     case "sign-in.failed":
-      return FAILED[event.method] || "Failed sign-in";
-    case "passkey.added": {
-      const what = key ? `Passkey ${key}` : "A passkey since deleted was";
-      if (event.method === "conditional") return `${what} added automatically after a password sign-in`;
-      if (event.method === "sign-up") return `${what} created with the account`;
-      return `${what} added`;
-    }
+      return t(FAILED[event.method] || "activity.failed");
+    case "passkey.added":
+      return passkeyAdded(event.method, key);
     case "passkey.renamed":
-      return key ? `Passkey renamed to ${key}` : "A passkey since deleted was renamed";
+      return key ? t("activity.passkeyRenamed", { name: key }) : t("activity.deletedPasskeyRenamed");
     case "passkey.deleted":
-      return key ? `Passkey ${key} deleted` : "A passkey was deleted";
-    case "password.set":
-      return "Password set";
-    case "password.removed":
-      return "Password removed";
-    case "recovery-codes.created":
-      return "New recovery codes created (the earlier ones stopped working)";
+      return key ? t("activity.passkeyDeleted", { name: key }) : t("activity.aPasskeyDeleted");
     case "recovery-code.issued":
       // Before v4 the operator's name was only in `method` (no `actor`): said the same way.
-      if (event.actor) return "Recovery code issued";
-      return event.method ? `Recovery code issued by support (${event.method})` : "Recovery code issued by support";
-    case "account.locked":
-      return "Account locked";
-    case "account.unlocked":
-      return "Account unlocked";
+      if (event.actor) return t("activity.codeIssued");
+      return event.method ? t("activity.codeIssuedBy", { actor: event.method }) : t("activity.codeIssuedBySupport");
     case "sessions.ended":
-      if (event.method === "support") return "Every session was ended";
-      return event.method === "one" ? "A session was ended" : "Every other session was ended";
-    case "signed-out":
-      return "Signed out";
+      if (event.method === "support") return t("activity.everySessionEnded");
+      return event.method === "one" ? t("activity.oneSessionEnded") : t("activity.otherSessionsEnded");
     default:
       return event.kind;
   }
+}
+
+function passkeyAdded(method, key) {
+  const [named, deleted] = ADDED[method] || ADDED.modal;
+  return key ? t(named, { name: key }) : t(deleted);
 }
 
 /** One event as a list item, text only; `names` as for `describe`. */
@@ -192,14 +197,14 @@ export function item(event, names = passkeyNames) {
   if (event.reason) {
     const reason = document.createElement("p");
     reason.className = "event-reason";
-    reason.textContent = `Reason: “${event.reason}”`;
+    reason.textContent = t("activity.reason", { reason: event.reason });
     text.append(reason);
   }
   if (event.userAgent) {
     const details = document.createElement("details");
     details.className = "event-agent";
     const summary = document.createElement("summary");
-    summary.textContent = "Browser details";
+    summary.textContent = t("activity.browserDetails");
     const full = document.createElement("code");
     full.className = "event-user-agent";
     full.textContent = event.userAgent;
@@ -224,10 +229,10 @@ function meta(event) {
   if (event.clientAddress) {
     const where = document.createElement("span");
     where.className = "event-address";
-    where.textContent = event.clientAddress;
+    where.textContent = event.clientAddress === COMMAND_LINE ? t("activity.commandLine") : event.clientAddress;
     line.append(" · ", where);
   }
-  if (event.userAgent || (event.clientAddress && event.clientAddress !== "command line")) {
+  if (event.userAgent || (event.clientAddress && event.clientAddress !== COMMAND_LINE)) {
     const browser = document.createElement("span");
     browser.className = "event-browser";
     browser.textContent = browserName(event.userAgent);
@@ -237,12 +242,7 @@ function meta(event) {
 }
 
 async function notMe(ctx, button) {
-  const confirmed = await confirmDialog(
-    "End every other session?",
-    "Every device signed in to this account, except this one, is signed out at once. " +
-      "Then check your passkeys and, if you have one, change your password.",
-    "End other sessions",
-  );
+  const confirmed = await confirmDialog(t("activity.notMeTitle"), t("activity.notMeText"), t("activity.notMeConfirm"));
   if (!confirmed) return;
   await whileBusy(button, async () => {
     try {
@@ -252,11 +252,7 @@ async function notMe(ctx, button) {
       return;
     }
     await ctx.refresh(); // the sessions list and this list (which now shows it) again
-    say(
-      "Every other session was ended: whoever used them is signed out. " +
-        "Check your passkeys below and change your password if you have one.",
-      "success",
-    );
+    say(t("activity.notMeDone"), "success");
     $("activity-heading").focus();
   });
 }

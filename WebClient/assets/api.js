@@ -1,5 +1,8 @@
 // The HTTP side of the web client: same-origin JSON calls to /v1/..., problem+json turned into
-// an ApiError that carries the contract's `code`.
+// an ApiError that carries the contract's `code`. (v4) Every call says the page's language in
+// Accept-Language: a sign-up keeps it as the language of the account's mails.
+
+import { acceptLanguage } from "./language.js";
 
 const TIMEOUT_MS = 15000;
 
@@ -20,7 +23,7 @@ export class ApiError extends Error {
  * `token` adds `Authorization: Bearer …`.
  */
 export async function api(method, path, { body, token } = {}) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": acceptLanguage() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;

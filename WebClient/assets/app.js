@@ -6,8 +6,9 @@
 
 import { api, ApiError } from "./api.js";
 import { messageForCode, messageForCeremony } from "./messages.js";
+import { t, startLanguage, onLanguageChange } from "./language.js";
 import { loadSession, saveSession, clearSession } from "./session.js";
-import { $, say, setState, whileBusy, showView, fields, valid } from "./ui.js";
+import { $, say, setState, whileBusy, showView, fields, valid, translateMessages } from "./ui.js";
 import * as webauthn from "./webauthn.js";
 import { wireAccount, renderAccount, resetAccount } from "./account.js";
 import { tryAutomaticUpgrade, applySupport } from "./passkeys.js";
@@ -61,7 +62,7 @@ const ctx = {
 function fail(error, ceremony) {
   if (error instanceof ApiError) {
     if (error.code === "reauthentication-required") {
-      say(messageForCode(error.code), "error", { label: "Sign in again", run: signInAgain });
+      say(messageForCode(error.code), "error", { action: { label: t("app.signInAgain"), run: signInAgain } });
     } else if (error.code === "unauthorized") {
       say(messageForCode(error.code), "error");
     } else {
@@ -71,13 +72,17 @@ function fail(error, ceremony) {
     say(messageForCeremony(error, ceremony, state.rpId), "error");
   } else {
     console.error(error); // a bug in this page: the browser test fails on it
-    say("Something went wrong in this page. Reload it and try again.", "error");
+    say(t("error.page"), "error");
   }
 }
 
 // ---- views ----
+/** The account last shown: rendered again in the new words when the language changes. */
+let shownAccount = null;
+
 async function showAccount({ focus = true } = {}) {
   const account = await ctx.call("GET", "/v1/account");
+  shownAccount = account;
   renderAccount(ctx, account);
   $("whoami-name").textContent = account.displayName;
   $("whoami").hidden = false;
@@ -86,6 +91,7 @@ async function showAccount({ focus = true } = {}) {
 }
 
 function showSignedOut({ focus = true } = {}) {
+  shownAccount = null;
   resetAccount();
   emailSignIn.reset();
   emailSignIn.hideTakenOffer();
@@ -131,7 +137,7 @@ async function signInAgain() {
   const email = $("account-email").textContent;
   await signOut();
   $("sign-in-email").value = email;
-  say("Sign in again (with a passkey or your password), then repeat what you were doing.", "info");
+  say(t("app.signInAgainHint"), "info");
   $("passkey-sign-in").focus();
 }
 
@@ -172,7 +178,7 @@ async function startAutofill() {
   setState("autofill", "used");
   try {
     await finishPasskeySignIn(options, credential);
-    say("Signed in with your passkey.", "success");
+    say(t("app.signedInPasskey"), "success");
   } catch (e) {
     fail(e, "get");
     startAutofill();
@@ -202,7 +208,7 @@ async function passkeySignIn(button) {
       autofillGeneration++; // the modal request replaces the autofill one
       const credential = await webauthn.getCredential(options.publicKey);
       await finishPasskeySignIn(options, credential);
-      say("Signed in with your passkey.", "success");
+      say(t("app.signedInPasskey"), "success");
     } catch (e) {
       fail(e, "get");
       if (!state.session) startAutofill();
@@ -224,7 +230,7 @@ async function passwordSignUp(event) {
       await api("POST", "/v1/accounts", { body: { email, displayName, password } });
       form.reset();
       $("sign-in-email").value = email;
-      say("Your account was created. Sign in with your password.", "success");
+      say(t("app.accountCreated"), "success");
       $("sign-in-password").focus();
     } catch (e) {
       fail(e);
@@ -246,7 +252,7 @@ async function passwordSignIn(event) {
       const session = await api("POST", "/v1/sessions", { body: { email, password } });
       $("sign-in-password").value = "";
       account = await signedIn(session);
-      say("Signed in with your password.", "success");
+      say(t("app.signedInPassword"), "success");
     } catch (e) {
       fail(e);
     }
@@ -272,7 +278,7 @@ async function createPasskeyAccount(event) {
       });
       form.reset();
       await signedIn(session);
-      say("Welcome! Your account was created with a passkey.", "success");
+      say(t("app.welcomePasskey"), "success");
     } catch (e) {
       // The device may now hold a passkey for an account that was not created: say so to it.
       if (credential && e instanceof ApiError) webauthn.signalUnknownCredential(state.rpId, credential.id);
@@ -283,8 +289,17 @@ async function createPasskeyAccount(event) {
   });
 }
 
+/** A new language: what scripts wrote is written again, the messages shown too. */
+function languageChanged() {
+  translateMessages("verify-state");
+  applySupport();
+  if (shownAccount) renderAccount(ctx, shownAccount);
+}
+
 // ---- start ----
 function start() {
+  startLanguage();
+  onLanguageChange(languageChanged);
   applySupport();
   $("sign-in-form").addEventListener("submit", passwordSignIn);
   $("password-sign-up-form").addEventListener("submit", passwordSignUp);
@@ -293,7 +308,7 @@ function start() {
   $("sign-out").addEventListener("click", (e) =>
     whileBusy(e.currentTarget, async () => {
       await signOut();
-      say("You are signed out.", "info");
+      say(t("app.signedOut"), "info");
     }),
   );
   wireAccount(ctx);

@@ -1,6 +1,10 @@
 // SVG charts drawn by the operator page itself (no library): stacked bars per day, a line of a
 // share per day, horizontal bars and a meter; plus the readable numbers and the table view that
 // go beside each. Colours come from classes in style.css (the CSP allows no inline style).
+// Numbers, shares and days are written in the page's locale (language.js); the titles, legends and
+// captions come in already translated.
+
+import { formatDate, formatDay, formatNumber, formatPercent } from "./language.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const WIDTH = 720;
@@ -21,11 +25,8 @@ function el(name, attributes = {}, text) {
   return element;
 }
 
-const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
-const percent = new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 1 });
-
-export const formatCount = (n) => integer.format(n);
-export const formatShare = (x) => percent.format(x);
+export const formatCount = (n) => formatNumber(n);
+export const formatShare = (x) => formatPercent(x);
 
 /** The smallest 1, 2 or 5 × 10^k that is at least `n` (at least 1), for an axis that reads well. */
 export function niceMax(n) {
@@ -35,12 +36,8 @@ export function niceMax(n) {
   return 10 * power;
 }
 
-/** "2 Dec" for a YYYY-MM-DD day (UTC, as the figures are). */
-export function shortDate(day) {
-  const date = new Date(`${day}T00:00:00Z`);
-  if (Number.isNaN(date.getTime())) return day;
-  return date.toLocaleDateString(undefined, { day: "numeric", month: "short", timeZone: "UTC" });
-}
+/** "2 Dec" / "12月2日" for a YYYY-MM-DD day (UTC, as the figures are): the axis labels. */
+export const shortDate = (day) => formatDay(day);
 
 function frame(title) {
   const root = svg("svg", {
@@ -92,7 +89,7 @@ export function stackedBars(title, days, series) {
       const height = value * scale;
       y -= height;
       const bar = svg("rect", { x, y, width, height, class: `bar ${s.cls}` });
-      bar.append(svg("title", {}, `${day.date}: ${s.label} ${formatCount(value)}`));
+      bar.append(svg("title", {}, `${formatDate(day.date)}: ${s.label} ${formatCount(value)}`));
       root.append(bar);
     }
   });
@@ -120,7 +117,7 @@ export function shareLine(title, days, share) {
     path += `${drawing ? "L" : "M"}${x.toFixed(1)} ${y.toFixed(1)} `;
     drawing = true;
     const dot = svg("circle", { cx: x, cy: y, r: days.length > 120 ? 1.5 : 3, class: "dot" });
-    dot.append(svg("title", {}, `${day.date}: ${formatShare(value)}`));
+    dot.append(svg("title", {}, `${formatDate(day.date)}: ${formatShare(value)}`));
     dots.push(dot);
   });
   if (path) root.append(svg("path", { d: path.trim(), class: "line" }));

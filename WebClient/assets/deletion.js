@@ -3,6 +3,7 @@
 // (signalUnknownCredential, where supported) and the page is signed out.
 
 import { $, say, whileBusy, confirmDialog } from "./ui.js";
+import { t, formatNumber } from "./language.js";
 import * as webauthn from "./webauthn.js";
 
 let account = null;
@@ -17,12 +18,9 @@ export function render(ctx, value) {
 
 async function deleteAccount(ctx, button) {
   const passkeys = account ? account.passkeys.map((p) => p.credentialID) : [];
-  const confirmed = await confirmDialog(
-    "Delete your account?",
-    `${account ? account.email : "This account"}, its ${passkeys.length} passkey(s), recovery codes and sessions are ` +
-      "deleted at once. This cannot be undone.",
-    "Delete account",
-  );
+  const email = account ? account.email : t("delete.thisAccount");
+  const text = t("delete.confirmText", { email, count: formatNumber(passkeys.length) });
+  const confirmed = await confirmDialog(t("delete.title"), text, t("delete.heading"));
   if (!confirmed) return;
   await whileBusy(button, async () => {
     try {
@@ -34,6 +32,6 @@ async function deleteAccount(ctx, button) {
     // Best effort, never an error: lets the password manager hide or remove these passkeys.
     await Promise.all(passkeys.map((id) => webauthn.signalUnknownCredential(ctx.rpId, id)));
     ctx.endSession();
-    say("Your account was deleted. Its passkeys no longer sign in here; you may remove them from your device.", "info");
+    say(t("delete.done"), "info");
   });
 }

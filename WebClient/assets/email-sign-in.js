@@ -6,6 +6,7 @@
 import { api, ApiError } from "./api.js";
 import { messageForCode, messageForRateLimit } from "./messages.js";
 import { $, say, setState, whileBusy, fields, valid } from "./ui.js";
+import { t } from "./language.js";
 
 /** The address the last code was requested for. */
 let requestedFor = "";
@@ -55,8 +56,8 @@ async function requestCode(email, button) {
       sent = true;
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      if (e.code === "rate-limited") say(messageForRateLimit(e, "Too many codes were asked for from here."), "error");
-      else if (e.code === "invalid-request") say("That does not look like an email address.", "error");
+      if (e.code === "rate-limited") say(messageForRateLimit(e, t("emailSignIn.tooManyRequests")), "error");
+      else if (e.code === "invalid-request") say(t("emailSignIn.notAnAddress"), "error");
       else say(messageForCode(e.code, e.status), "error");
     }
   });
@@ -66,7 +67,7 @@ async function requestCode(email, button) {
   $("email-sign-in-form").hidden = false;
   setState("emailCode", "sent");
   // The same words for every address: the page does not know (nor may it tell) whether an account has it.
-  say(`If an account has ${email}, a code is on its way there. Enter it below.`, "info");
+  say(t("emailSignIn.sent", { email }), "info");
   $("email-sign-in-code").focus();
 }
 
@@ -82,7 +83,7 @@ async function signIn(ctx, event) {
       reset();
       $("email-sign-in").open = false;
       await ctx.signIn(session);
-      say("Signed in with a code by email. Add a passkey for this device now.", "success");
+      say(t("emailSignIn.signedIn"), "success");
       $("recovery-add-passkey").focus();
       return false;
     } catch (e) {
@@ -91,9 +92,9 @@ async function signIn(ctx, event) {
         return false;
       }
       if (e.code === "invalid-credentials") {
-        say("That code is wrong, was already used or has expired. Check the latest email, or send a new code.", "error");
+        say(t("code.invalid-code"), "error");
       } else if (e.code === "rate-limited") {
-        say(messageForRateLimit(e, "Too many wrong codes."), "error");
+        say(messageForRateLimit(e, t("common.tooManyWrongCodes")), "error");
       } else {
         say(messageForCode(e.code, e.status), "error");
       }

@@ -5,6 +5,7 @@
 import { ApiError } from "./api.js";
 import { messageForCode, messageForRateLimit } from "./messages.js";
 import { $, say, setState, whileBusy, fields, valid } from "./ui.js";
+import { t } from "./language.js";
 
 /** The address a change waits for (its code went there), or null. */
 let pendingEmail = null;
@@ -43,7 +44,7 @@ function note(text) {
 }
 
 /** A failure of an email call, in words: limits with their wait, mail off, everything else. */
-function explain(ctx, error, { limit = "Too many codes were sent to this address.", codeField = null } = {}) {
+function explain(ctx, error, { limit = t("email.tooManySent"), codeField = null } = {}) {
   if (!(error instanceof ApiError)) {
     ctx.fail(error);
     return "";
@@ -70,7 +71,7 @@ async function requestVerification(ctx, button) {
     try {
       await ctx.call("POST", "/v1/account/email/verification");
       note("");
-      say(`A new code is on its way to ${$("verify-address").textContent}. Earlier codes no longer work.`, "success");
+      say(t("email.newCodeSent", { email: $("verify-address").textContent }), "success");
       setState("emailCode", "sent");
     } catch (e) {
       if (e instanceof ApiError && e.code === "email-already-verified") {
@@ -95,10 +96,10 @@ async function confirmVerification(ctx, event) {
       form.reset();
       note("");
       await ctx.refresh();
-      say("Your address is verified. You can now get back in by email if you lose your passkeys.", "success");
+      say(t("email.verifiedDone"), "success");
       $("account-heading").focus();
     } catch (e) {
-      note(explain(ctx, e, { limit: "Too many wrong codes.", codeField: $("verify-code") }));
+      note(explain(ctx, e, { limit: t("common.tooManyWrongCodes"), codeField: $("verify-code") }));
     }
   });
 }
@@ -122,7 +123,7 @@ async function changeEmail(ctx, event) {
     try {
       await ctx.call("PUT", "/v1/account/email", { email });
       showChangeStep(email);
-      say(`A code is on its way to ${email}. Your address stays as it is until you enter it.`, "success");
+      say(t("email.changeSent", { email }), "success");
       sent = true;
     } catch (e) {
       explain(ctx, e);
@@ -142,9 +143,9 @@ async function confirmChange(ctx, event) {
       $("change-email-form").reset();
       showChangeStep(null);
       await ctx.refresh();
-      say(`Your address is now ${account.email}, verified.`, "success");
+      say(t("email.changed", { email: account.email }), "success");
     } catch (e) {
-      explain(ctx, e, { limit: "Too many wrong codes.", codeField: $("change-email-code") });
+      explain(ctx, e, { limit: t("common.tooManyWrongCodes"), codeField: $("change-email-code") });
       if (e instanceof ApiError && e.code === "email-taken") showChangeStep(null);
     }
   });

@@ -12,42 +12,26 @@
 
 import { api } from "./api.js";
 import { item as eventItem } from "./activity.js";
-import { describeAuthenticator, formatTime, messageForCode } from "./messages.js";
+import { describeAuthenticator, messageForCode, passkeyDates } from "./messages.js";
+import { t, formatTime, formatNumber } from "./language.js";
 import { $, confirmDialog, whileBusy } from "./ui.js";
 
 const EVENTS_SHOWN = 20;
 // Names no account (not an account ID): the role probe below.
 const PROBE_ACCOUNT = "role-probe";
 
-// The card's sentences in one place (a later issue translates them); the server's codes otherwise
-// in messages.js.
-const WORDS = {
-  emailMissing: "Enter the account's whole email address.",
-  emailInvalid: "That is not an email address. Enter the whole address.",
-  none: (email) => `No account with this address (${email}).`,
-  reasonMissing: "Give a reason for locking (1–200 characters).",
-  reasonInvalid: "The reason must be 1 to 200 characters, on one line.",
-  alreadyLocked: "This account was locked already. It has been loaded again.",
-  gone: "This account no longer exists.",
-  wrongToken: "The server no longer accepts this operator token. Forget it and enter a valid one.",
-  failed: (what) => `${what} failed. Try again.`,
-  loadFailed: "The account could not be loaded again. Look it up again to see it as it is now.",
-  eventsFailed: "The events could not be loaded.",
-  noEvents: "Nothing recorded yet.",
-  copied: "The code was copied to the clipboard.",
-  copyUnavailable: "This browser cannot copy here: select the code and copy it by hand.",
-};
-
+// The stages as the catalogue says them.
 const STAGES = {
-  "password-only": "① Password only",
-  "password-and-passkey": "② Password and passkey",
-  "passkey-only": "③ Passkey only",
-  none: "No way to sign in (no password, no passkey)",
+  "password-only": "stage.passwordOnly",
+  "password-and-passkey": "stage.both",
+  "passkey-only": "stage.passkeyOnly",
+  none: "stage.none",
 };
 
 let currentToken = () => null;
 let canAct = null; // null: not known yet for this token (see probeRole)
 let shown = null; // the account on the page, as the API gave it
+let shownEvents = null; // its events, as the API gave them (null: not loaded)
 let generation = 0;
 
 /** Wires the card once; `token` answers the operator token the page holds (or null). */
@@ -80,6 +64,14 @@ export async function showAccounts() {
   if (shown) render(shown); // the actions, now that the role is known
 }
 
+/** After a switch of language: the account and its events in the new words (nothing is loaded). */
+export function redrawAccounts() {
+  if (shown) render(shown);
+  if (shown && shownEvents) showEvents(shownEvents);
+  const code = $("account-code");
+  if (!code.hidden && shown) showCodeText(shown.email, code.dataset.expiresAt);
+}
+
 /** Hides the card and forgets the account, its code and the role (the token is gone). */
 export function hideAccounts() {
   generation++;
@@ -96,6 +88,7 @@ export function hideAccounts() {
 /** Nothing of the account shown stays in the page: its figures, passkeys, events and code. */
 function clearAccount() {
   shown = null;
+  shownEvents = null;
   hideCode();
   $("account").hidden = true;
   $("account-title").textContent = "";
@@ -151,13 +144,13 @@ function alarm(text, { keepStatus = false } = {}) {
  */
 function explain(error, what, invalid) {
   if (error.status === 400 && invalid) return invalid;
-  if (error.status === 401) return WORDS.wrongToken;
-  if (error.status === 404) return WORDS.gone;
-  if (error.status === 409 && error.code === "account-locked") return WORDS.alreadyLocked;
+  if (error.status === 401) return t("accounts.wrongToken");
+  if (error.status === 404) return t("accounts.gone");
+  if (error.status === 409 && error.code === "account-locked") return t("accounts.alreadyLocked");
   if (error.status === 0 || error.status === 403 || error.status === 429 || error.status >= 500) {
     return messageForCode(error.code, error.status);
   }
-  return WORDS.failed(what);
+  return t("accounts.failed", { what });
 }
 
 // ---- find, load, show ----
@@ -168,7 +161,7 @@ async function find() {
   const input = $("account-email");
   const email = input.value.trim();
   if (!email || !input.checkValidity()) {
-    alarm(email ? WORDS.emailInvalid : WORDS.emailMissing);
+    alarm(email ? t("accounts.emailInvalid") : t("accounts.emailMissing"));
     input.focus();
     return;
   }
@@ -183,14 +176,14 @@ async function find() {
   } catch (e) {
     if (mine !== generation) return;
     mark("failed");
-    alarm(e.status === 400 ? WORDS.emailInvalid : explain(e, "Finding the account"));
+    alarm(e.status === 400 ? t("accounts.emailInvalid") : explain(e, t("accounts.whatFind")));
     input.focus();
     return;
   }
   if (mine !== generation) return;
   const found = (body.accounts || [])[0];
   if (!found) {
-    $("account-none").textContent = WORDS.none(email);
+    $("account-none").textContent = t("accounts.none", { email });
     $("account-none").hidden = false;
     mark("none");
     input.focus();
@@ -218,7 +211,7 @@ async function reload() {
       forget();
     } else {
       mark("failed");
-      alarm(WORDS.loadFailed, { keepStatus: true }); // what was done before stays said
+      alarm(t("accounts.loadFailed"), { keepStatus: true }); // what was done before stays said
     }
     return false;
   }
@@ -233,7 +226,7 @@ async function reload() {
 function forget() {
   clearAccount();
   mark("ready");
-  alarm(WORDS.gone);
+  alarm(t("accounts.gone"));
 }
 
 function render(account) {
@@ -252,18 +245,19 @@ function render(account) {
 function facts(account) {
   const locked = Boolean(account.lockedAt);
   const rows = [
-    ["email", "Email", account.email, account.email],
-    ["displayName", "Display name", account.displayName, account.displayName],
-    ["accountID", "Account ID", account.accountID, account.accountID],
-    ["createdAt", "Created", formatTime(account.createdAt), account.createdAt],
-    ["stage", "Stage", STAGES[account.stage] || account.stage, account.stage],
-    ["hasPassword", "Password", account.hasPassword ? "yes" : "no", account.hasPassword],
-    ["activeSessions", "Active sessions", String(account.activeSessions), account.activeSessions],
-    ["recoveryCodesRemaining", "Recovery codes left", String(account.recoveryCodesRemaining),
+    ["email", t("common.email"), account.email, account.email],
+    ["displayName", t("accounts.displayName"), account.displayName, account.displayName],
+    ["accountID", t("accounts.accountID"), account.accountID, account.accountID],
+    ["createdAt", t("accounts.created"), formatTime(account.createdAt), account.createdAt],
+    ["stage", t("charts.stage"), STAGES[account.stage] ? t(STAGES[account.stage]) : account.stage, account.stage],
+    ["hasPassword", t("common.password"), account.hasPassword ? t("common.yes") : t("common.no"), account.hasPassword],
+    ["activeSessions", t("accounts.activeSessions"), formatNumber(account.activeSessions), account.activeSessions],
+    ["recoveryCodesRemaining", t("accounts.codesLeft"), formatNumber(account.recoveryCodesRemaining),
       account.recoveryCodesRemaining],
-    ["lockedAt", "Locked", locked ? `yes, since ${formatTime(account.lockedAt)}` : "no", account.lockedAt || ""],
+    ["lockedAt", t("accounts.locked"),
+      locked ? t("accounts.lockedSince", { time: formatTime(account.lockedAt) }) : t("common.no"), account.lockedAt || ""],
   ];
-  if (locked) rows.push(["lockReason", "Reason for the lock", account.lockReason || "", account.lockReason || ""]);
+  if (locked) rows.push(["lockReason", t("accounts.lockReason"), account.lockReason || "", account.lockReason || ""]);
   const nodes = [];
   for (const [key, label, text, value] of rows) {
     const dt = document.createElement("dt");
@@ -284,7 +278,7 @@ function verifiedBadge(verified) {
   badge.dataset.fact = "emailVerified";
   badge.dataset.value = String(verified);
   badge.dataset.verified = String(verified);
-  badge.textContent = verified ? "verified" : "not verified";
+  badge.textContent = verified ? t("email.verified") : t("email.notVerified");
   return badge;
 }
 
@@ -304,9 +298,7 @@ function renderPasskeys(account) {
 
 /** "iCloud Keychain, synced": the server's authenticatorName when it gives one, else the table's. */
 function authenticator(passkey) {
-  if (!passkey.authenticatorName) return describeAuthenticator(passkey);
-  const where = passkey.backupEligible ? (passkey.backupState ? "synced" : "can sync") : "this device only";
-  return `${passkey.authenticatorName}, ${where}`;
+  return describeAuthenticator(passkey, passkey.authenticatorName || undefined);
 }
 
 function passkeyItem(passkey) {
@@ -323,7 +315,7 @@ function passkeyItem(passkey) {
   meta.textContent = authenticator(passkey);
   const dates = document.createElement("p");
   dates.className = "passkey-dates";
-  dates.textContent = `Created ${formatTime(passkey.createdAt)} · Last used ${formatTime(passkey.lastUsedAt)}`;
+  dates.textContent = passkeyDates(passkey);
   text.append(name, meta, dates);
   li.append(text);
   if (canAct) {
@@ -331,8 +323,8 @@ function passkeyItem(passkey) {
     remove.type = "button";
     remove.className = "danger";
     remove.dataset.action = "remove-passkey";
-    remove.textContent = "Remove";
-    remove.setAttribute("aria-label", `Remove the passkey ${passkey.name}`);
+    remove.textContent = t("common.remove");
+    remove.setAttribute("aria-label", t("accounts.removePasskeyLabel", { name: passkey.name }));
     remove.addEventListener("click", () => removePasskey(passkey, remove));
     const actions = document.createElement("div");
     actions.className = "passkey-actions";
@@ -353,15 +345,22 @@ async function loadEvents(accountID, mine) {
   } catch {
     if (mine !== generation) return;
     $("account-events").replaceChildren();
-    state.textContent = WORDS.eventsFailed;
+    shownEvents = null;
+    state.textContent = t("accounts.eventsFailed");
     state.hidden = false;
     return;
   }
   if (mine !== generation || !shown) return;
+  showEvents(page.events);
+}
+
+function showEvents(events) {
+  shownEvents = events;
+  const state = $("account-events-state");
   const names = new Map((shown.passkeys || []).map((p) => [p.credentialID, p.name]));
-  $("account-events").replaceChildren(...page.events.map((event) => eventItem(event, names)));
-  state.textContent = page.events.length === 0 ? WORDS.noEvents : "";
-  state.hidden = page.events.length > 0;
+  $("account-events").replaceChildren(...events.map((event) => eventItem(event, names)));
+  state.textContent = events.length === 0 ? t("activity.none") : "";
+  state.hidden = events.length > 0;
 }
 
 // ---- the actions ----
@@ -398,22 +397,21 @@ async function lock() {
   const input = $("account-lock-reason");
   const reason = input.value.trim();
   if (!reason || reason.length > 200) {
-    alarm(reason ? WORDS.reasonInvalid : WORDS.reasonMissing);
+    alarm(reason ? t("accounts.reasonInvalid") : t("accounts.reasonMissing"));
     input.focus();
     return;
   }
   const email = shown && shown.email;
   const locked = await act($("account-lock"), {
-    what: "Locking the account",
-    invalid: WORDS.reasonInvalid,
+    what: t("accounts.whatLock"),
+    invalid: t("accounts.reasonInvalid"),
     confirm: {
-      title: "Lock this account?",
-      text: `Every session of ${email} ends at once, and no one can sign in until it is unlocked. ` +
-        `Reason, shown to the owner: “${reason}”.`,
-      label: "Lock account",
+      title: t("accounts.lockTitle"),
+      text: t("accounts.lockText", { email, reason }),
+      label: t("accounts.lock"),
     },
     request: (token, path) => api("POST", `${path}/lock`, { token, body: { reason } }),
-    done: `${email} is locked; every session was ended.`,
+    done: t("accounts.lockDone", { email }),
   });
   if (locked) {
     input.value = "";
@@ -424,9 +422,9 @@ async function lock() {
 async function unlock(button) {
   const email = shown && shown.email;
   const unlocked = await act(button, {
-    what: "Unlocking the account",
+    what: t("accounts.whatUnlock"),
     request: (token, path) => api("POST", `${path}/unlock`, { token }),
-    done: `${email} is unlocked: its owner can sign in again.`,
+    done: t("accounts.unlockDone", { email }),
   });
   if (unlocked) $("account-lock-reason").focus();
 }
@@ -434,28 +432,27 @@ async function unlock(button) {
 async function endSessions(button) {
   const email = shown && shown.email;
   await act(button, {
-    what: "Ending the sessions",
+    what: t("accounts.whatEndSessions"),
     confirm: {
-      title: "End every session?",
-      text: `Every device signed in to ${email} is signed out at once.`,
-      label: "End all sessions",
+      title: t("accounts.endSessionsTitle"),
+      text: t("accounts.endSessionsText", { email }),
+      label: t("accounts.endSessions"),
     },
     request: (token, path) => api("DELETE", `${path}/sessions`, { token }),
-    done: `Every session of ${email} was ended.`,
+    done: t("accounts.endSessionsDone", { email }),
   });
 }
 
 async function removePasskey(passkey, button) {
   const removed = await act(button, {
-    what: "Removing the passkey",
+    what: t("accounts.whatRemovePasskey"),
     confirm: {
-      title: "Remove this passkey?",
-      text: `“${passkey.name}” will no longer sign in to ${shown && shown.email}, even if it is the account's ` +
-        "last passkey. The owner's device may keep it until they remove it there.",
-      label: "Remove passkey",
+      title: t("accounts.removePasskeyTitle"),
+      text: t("accounts.removePasskeyText", { name: passkey.name, email: shown && shown.email }),
+      label: t("accounts.removePasskey"),
     },
     request: (token, path) => api("DELETE", `${path}/passkeys/${encodeURIComponent(passkey.credentialID)}`, { token }),
-    done: `The passkey “${passkey.name}” was removed.`,
+    done: t("accounts.removePasskeyDone", { name: passkey.name }),
   });
   if (removed) $("account-passkeys-heading").focus();
 }
@@ -463,17 +460,17 @@ async function removePasskey(passkey, button) {
 async function issueCode(button) {
   const email = shown && shown.email;
   const issued = await act(button, {
-    what: "Issuing a recovery code",
+    what: t("accounts.whatIssueCode"),
     confirm: {
-      title: "Issue a recovery code?",
-      text: `A new one-time code for ${email}. A code issued earlier by the support desk stops working.`,
-      label: "Issue code",
+      title: t("accounts.issueCodeTitle"),
+      text: t("accounts.issueCodeText", { email }),
+      label: t("accounts.issueCodeConfirm"),
     },
     request: (token, path) => {
       hideCode(); // the earlier code stops working now
       return api("POST", `${path}/recovery-code`, { token });
     },
-    done: `A recovery code was issued for ${email}.`,
+    done: t("accounts.issueCodeDone", { email }),
   });
   if (issued) showCode(email, issued);
 }
@@ -481,13 +478,17 @@ async function issueCode(button) {
 // ---- the recovery code, shown once ----
 
 function showCode(email, issued) {
-  $("account-code-label").textContent =
-    `The recovery code for ${email}. Give it to the owner now: it is shown only this once and works once.`;
   $("account-code-value").textContent = issued.code;
-  $("account-code-expiry").textContent = `Valid until ${formatTime(issued.expiresAt)}.`;
+  showCodeText(email, issued.expiresAt);
   $("account-code").dataset.expiresAt = issued.expiresAt;
   $("account-code").hidden = false;
   $("account-code-copy").focus();
+}
+
+/** The words around the code (again after a switch of language). */
+function showCodeText(email, expiresAt) {
+  $("account-code-label").textContent = t("accounts.codeLabel", { email });
+  $("account-code-expiry").textContent = t("accounts.codeExpiry", { time: formatTime(expiresAt) });
 }
 
 function hideCode() {
@@ -503,9 +504,9 @@ async function copyCode() {
   try {
     if (!navigator.clipboard || !navigator.clipboard.writeText) throw new Error("no clipboard");
     await navigator.clipboard.writeText(code);
-    note(WORDS.copied);
+    note(t("accounts.copied"));
   } catch {
-    note(WORDS.copyUnavailable);
+    note(t("accounts.copyUnavailable"));
     const range = document.createRange(); // selected, ready for Ctrl+C
     range.selectNodeContents($("account-code-value"));
     const selection = window.getSelection();

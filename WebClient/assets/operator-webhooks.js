@@ -7,8 +7,10 @@
 
 import { api } from "./api.js";
 import { $, say, whileBusy } from "./ui.js";
+import { t, formatNumber, formatTime } from "./language.js";
 
 let currentToken = () => null;
+let listed = null; // the endpoints last shown, as the API gave them
 
 /** Wires the form once; `token` answers the operator token the page holds (or null). */
 export function wireWebhooks(token) {
@@ -32,8 +34,16 @@ export async function showWebhooks() {
 export function hideWebhooks() {
   $("webhooks").hidden = true;
   hideSecret();
+  listed = null;
   $("webhook-list").replaceChildren();
   mark("hidden");
+}
+
+/** After a switch of language: the list in the new words (nothing is loaded). */
+export function redrawWebhooks() {
+  const state = $("webhooks").dataset.webhooks;
+  if (state === "ready" && listed) render(listed);
+  if (state === "forbidden") showForbidden();
 }
 
 function mark(state) {
@@ -51,16 +61,23 @@ function showSecret(label, secret) {
   $("webhook-secret").hidden = false;
 }
 
-/** The server's words for a refusal, or a plain sentence. */
+/** The server's words for a refusal (its `detail` names the field, in English), or a plain sentence. */
 function explain(error, what) {
-  if (error.status === 0) return "The server could not be reached. Try again.";
-  if (error.status === 503 && error.code === "webhooks-unavailable") {
-    return "This server cannot store webhook secrets (DATA_ENCRYPTION_KEY is not set).";
-  }
-  if (error.status === 400 && error.detail) return `${what}: ${error.detail}`;
-  if (error.status === 404) return "That endpoint no longer exists. The list has been refreshed.";
-  if (error.status === 403) return "Only operators with the admin role manage webhooks.";
-  return `${what} failed. Try again.`;
+  if (error.status === 0) return t("operator.unreachable");
+  if (error.status === 503 && error.code === "webhooks-unavailable") return t("code.webhooks-unavailable");
+  if (error.status === 400 && error.detail) return t("webhooks.refused", { what, detail: error.detail });
+  if (error.status === 404) return t("webhooks.gone");
+  if (error.status === 403) return t("webhooks.adminOnly");
+  return t("accounts.failed", { what });
+}
+
+/** A viewer or support operator: the card says who manages webhooks, without the form. */
+function showForbidden() {
+  const note = document.createElement("p");
+  note.className = "hint";
+  note.textContent = t("webhooks.forbidden");
+  $("webhook-list").replaceChildren(note);
+  $("webhook-form").hidden = true;
 }
 
 async function refresh() {
@@ -72,16 +89,12 @@ async function refresh() {
     body = await api("GET", "/v1/operator/webhooks", { token });
   } catch (e) {
     if (e.status === 403) {
-      const note = document.createElement("p");
-      note.className = "hint";
-      note.textContent = "Webhooks are managed by operators with the admin role.";
-      $("webhook-list").replaceChildren(note);
-      $("webhook-form").hidden = true;
+      showForbidden();
       mark("forbidden");
       return;
     }
     mark("failed");
-    say(explain(e, "Loading the webhooks"), "error");
+    say(explain(e, t("webhooks.whatLoad")), "error", { focus: false });
     return;
   }
   $("webhook-form").hidden = false;
@@ -89,21 +102,26 @@ async function refresh() {
   mark("ready");
 }
 
+// The table's column headers (catalogue keys).
+const COLUMNS = ["webhooks.url", "webhooks.events", "webhooks.pending", "webhooks.abandoned", "webhooks.lastDelivery",
+  "accounts.actions"];
+
 function render(webhooks) {
+  listed = webhooks;
   const list = $("webhook-list");
   if (webhooks.length === 0) {
     const empty = document.createElement("p");
     empty.className = "empty";
-    empty.textContent = "No endpoints yet: nothing is sent.";
+    empty.textContent = t("webhooks.none");
     list.replaceChildren(empty);
     return;
   }
   const table = document.createElement("table");
   const caption = document.createElement("caption");
-  caption.textContent = "Webhook endpoints";
+  caption.textContent = t("webhooks.caption");
   const head = document.createElement("thead");
   const headRow = document.createElement("tr");
-  for (const label of ["URL", "Event kinds", "Pending", "Abandoned", "Last delivery", "Actions"]) {
+  for (const label of COLUMNS.map((key) => t(key))) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = label;
@@ -115,11 +133,11 @@ function render(webhooks) {
     const row = document.createElement("tr");
     row.dataset.webhookId = hook.webhookID;
     const cells = [
-      hook.url + (hook.description ? ` (${hook.description})` : ""),
-      hook.events.length ? hook.events.join(", ") : "every kind",
-      String(hook.pending),
-      String(hook.abandoned),
-      hook.lastDeliveredAt ? new Date(hook.lastDeliveredAt).toLocaleString() : "none yet",
+      hook.description ? t("webhooks.urlWithDescription", { url: hook.url, description: hook.description }) : hook.url,
+      hook.events.length ? hook.events.join(", ") : t("webhooks.everyKind"),
+      formatNumber(hook.pending),
+      formatNumber(hook.abandoned),
+      hook.lastDeliveredAt ? formatTime(hook.lastDeliveredAt) : t("webhooks.noneYet"),
     ];
     for (const text of cells) {
       const td = document.createElement("td");
@@ -128,8 +146,9 @@ function render(webhooks) {
     }
     const actions = document.createElement("td");
     actions.append(
-      button("New secret", `Give ${hook.url} a new secret`, "rotate", (b) => rotate(hook, b)),
-      button("Remove", `Remove ${hook.url}`, "remove", (b) => remove(hook, b)));
+      button(t("webhooks.newSecret"), t("webhooks.newSecretLabel", { url: hook.url }), "rotate",
+        (b) => rotate(hook, b)),
+      button(t("common.remove"), t("webhooks.removeLabel", { url: hook.url }), "remove", (b) => remove(hook, b)));
     row.append(actions);
     rows.append(row);
   }
@@ -154,7 +173,7 @@ async function add() {
   if (!token) return false;
   const url = $("webhook-url").value.trim();
   if (!url) {
-    say("Enter the endpoint's URL.", "error");
+    say(t("webhooks.urlMissing"), "error", { focus: false });
     return true;
   }
   const events = $("webhook-events").value.split(",").map((k) => k.trim()).filter(Boolean);
@@ -164,12 +183,12 @@ async function add() {
   try {
     created = await api("POST", "/v1/operator/webhooks", { token, body: { url, events, description } });
   } catch (e) {
-    say(explain(e, "Adding the endpoint"), "error");
+    say(explain(e, t("webhooks.whatAdd")), "error", { focus: false });
     return true;
   }
   $("webhook-form").reset();
-  say(`Added ${created.url}.`, "success");
-  showSecret(`The secret of ${created.url}. Copy it now: it is shown only this once.`, created.secret);
+  say(t("webhooks.added", { url: created.url }), "success");
+  showSecret(t("webhooks.secretLabel", { url: created.url }), created.secret);
   await refresh();
   return false;
 }
@@ -182,12 +201,12 @@ async function rotate(hook) {
   try {
     body = await api("POST", `/v1/operator/webhooks/${encodeURIComponent(hook.webhookID)}/secret`, { token });
   } catch (e) {
-    say(explain(e, "Making a new secret"), "error");
+    say(explain(e, t("webhooks.whatRotate")), "error");
     await refresh();
     return;
   }
-  say(`${hook.url} has a new secret; for 24 hours the old one still signs too.`, "success");
-  showSecret(`The new secret of ${hook.url}. Copy it now: it is shown only this once.`, body.secret);
+  say(t("webhooks.rotated", { url: hook.url }), "success");
+  showSecret(t("webhooks.newSecretText", { url: hook.url }), body.secret);
 }
 
 async function remove(hook) {
@@ -196,9 +215,9 @@ async function remove(hook) {
   hideSecret();
   try {
     await api("DELETE", `/v1/operator/webhooks/${encodeURIComponent(hook.webhookID)}`, { token });
-    say(`Removed ${hook.url}: nothing more is sent to it.`, "success");
+    say(t("webhooks.removed", { url: hook.url }), "success");
   } catch (e) {
-    say(explain(e, "Removing the endpoint"), "error");
+    say(explain(e, t("webhooks.whatRemove")), "error");
   }
   await refresh();
   $("webhooks-heading").focus();

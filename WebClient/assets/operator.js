@@ -5,27 +5,36 @@
 // (operator-webhooks.js).
 // State for people and the browser test: <html data-operator="asking|loading|ready|wrong-token|
 // failed" data-empty="true|false" data-tables="shown|hidden">.
+// (v4, issue 40) Every word from the catalogues (language.js); a switch of language draws the
+// figures, the account and the webhooks again from what was last loaded (the token stays).
 
 import { api } from "./api.js";
-import { $, say, setState, whileBusy } from "./ui.js";
+import { $, say, setState, whileBusy, translateMessages } from "./ui.js";
+import { t, formatTime, formatDate, startLanguage, onLanguageChange } from "./language.js";
 import * as charts from "./charts.js";
-import { hideAccounts, showAccounts, wireAccounts } from "./operator-accounts.js";
-import { hideWebhooks, showWebhooks, wireWebhooks } from "./operator-webhooks.js";
+import { hideAccounts, showAccounts, wireAccounts, redrawAccounts } from "./operator-accounts.js";
+import { hideWebhooks, showWebhooks, wireWebhooks, redrawWebhooks } from "./operator-webhooks.js";
 
 let token = null;
 let generation = 0;
+/** The figures last drawn and their window, to draw them again in another language. */
+let drawn = null;
 
+// The series of the charts; `label` is a catalogue key.
 const METHODS = [
-  { key: "password", label: "Password", cls: "s-password" },
-  { key: "passkey", label: "Passkey", cls: "s-passkey" },
-  { key: "recovery", label: "Recovery code", cls: "s-recovery" },
-  { key: "email", label: "Code by email", cls: "s-email" },
+  { key: "password", label: "charts.methodPassword", cls: "s-password" },
+  { key: "passkey", label: "charts.methodPasskey", cls: "s-passkey" },
+  { key: "recovery", label: "charts.methodRecovery", cls: "s-recovery" },
+  { key: "email", label: "charts.methodEmail", cls: "s-email" },
 ];
 const MODES = [
-  { key: "modal", label: "Modal (button)", cls: "s-modal" },
-  { key: "conditional", label: "Conditional (automatic upgrade)", cls: "s-conditional" },
-  { key: "signUp", label: "Sign-up", cls: "s-signup" },
+  { key: "modal", label: "charts.modeModal", cls: "s-modal" },
+  { key: "conditional", label: "charts.modeConditional", cls: "s-conditional" },
+  { key: "signUp", label: "charts.modeSignUp", cls: "s-signup" },
 ];
+
+/** The series with their labels in the page's language. */
+const labelled = (series) => series.map((s) => ({ ...s, label: t(s.label) }));
 
 function wire() {
   wireWebhooks(() => token);
@@ -35,7 +44,7 @@ function wire() {
     const input = $("operator-token");
     const value = input.value.trim();
     if (!value) {
-      say("Enter the operator token (the server's OPERATOR_TOKEN).", "error");
+      say(t("operator.tokenMissing"), "error", { focus: false });
       input.focus();
       return;
     }
@@ -48,13 +57,20 @@ function wire() {
   });
   $("days").addEventListener("change", () => load({ focus: false }));
   $("forget-token").addEventListener("click", () => {
-    ask("The token was forgotten. Enter it again to see the figures.", "info");
+    ask(t("operator.forgotten"), "info");
   });
   $("show-tables").addEventListener("click", (e) => {
     const shown = document.documentElement.dataset.tables !== "shown";
     setState("tables", shown ? "shown" : "hidden");
     e.currentTarget.setAttribute("aria-pressed", String(shown));
-    e.currentTarget.textContent = shown ? "Show charts only" : "Show tables";
+    e.currentTarget.dataset.i18n = shown ? "operator.chartsOnly" : "operator.showTables";
+    e.currentTarget.textContent = t(e.currentTarget.dataset.i18n);
+  });
+  onLanguageChange(() => {
+    translateMessages("accounts-status", "accounts-alert", "account-none", "webhook-secret-label");
+    if (drawn) render(drawn.data, drawn.window);
+    redrawAccounts();
+    redrawWebhooks();
   });
 }
 
@@ -62,13 +78,14 @@ function wire() {
 function ask(message, kind) {
   token = null;
   generation++;
+  drawn = null;
   $("figures").hidden = true;
   hideAccounts();
   hideWebhooks();
   $("operator-controls").hidden = true;
   $("token-card").hidden = false;
   setState("operator", kind === "error" ? "wrong-token" : "asking");
-  say(message, kind);
+  say(message, kind, { focus: false });
   $("operator-token").focus();
 }
 
@@ -83,13 +100,13 @@ async function load({ focus }) {
   } catch (e) {
     if (mine !== generation) return;
     if (e.status === 401) {
-      ask("That token is wrong: the server did not accept it. Enter the operator token again.", "error");
+      ask(t("operator.wrongToken"), "error");
     } else if (e.status === 404) {
-      ask("The operator figures are turned off on this server (OPERATOR_TOKEN is not set).", "error");
+      ask(t("operator.off"), "error");
       setState("operator", "failed");
     } else {
       setState("operator", "failed");
-      say(e.status === 0 ? "The server could not be reached. Try again." : "The figures could not be loaded. Try again.", "error");
+      say(e.status === 0 ? t("operator.unreachable") : t("operator.loadFailed"), "error");
     }
     return;
   }
@@ -108,11 +125,11 @@ const sum = (days, get) => days.reduce((total, day) => total + get(day), 0);
 const signIns = (day) => METHODS.reduce((total, m) => total + (day.signIns[m.key] || 0), 0);
 
 function render(data, window) {
+  drawn = { data, window };
   const days = data.days || [];
   const noSignIns = sum(days, signIns) === 0;
   setState("empty", String(noSignIns));
-  $("generated-at").textContent =
-    `Figures of the last ${window} days (UTC), made ${new Date(data.generatedAt).toLocaleString()}.`;
+  $("generated-at").textContent = t("operator.generatedAt", { days: window, time: formatTime(data.generatedAt) });
   fill("chart-stages", stages(data.accounts));
   fill("chart-sign-ins", signInsByMethod(days, noSignIns));
   fill("chart-share", passkeyShare(days, noSignIns));
@@ -127,42 +144,47 @@ function fill(id, nodes) {
 function stages(accounts) {
   const total = accounts.total;
   const items = [
-    { key: "passwordOnly", label: "① Password only", cls: "s-password", value: accounts.passwordOnly },
-    { key: "passwordAndPasskey", label: "② Password and passkey", cls: "s-both", value: accounts.passwordAndPasskey },
-    { key: "passkeyOnly", label: "③ Passkey only", cls: "s-passkey", value: accounts.passkeyOnly },
+    { key: "passwordOnly", label: t("stage.passwordOnly"), cls: "s-password", value: accounts.passwordOnly },
+    { key: "passwordAndPasskey", label: t("stage.both"), cls: "s-both", value: accounts.passwordAndPasskey },
+    { key: "passkeyOnly", label: t("stage.passkeyOnly"), cls: "s-passkey", value: accounts.passkeyOnly },
   ];
-  const share = (n) => (total > 0 ? ` (${charts.formatShare(n / total)})` : "");
+  const share = (n) => (total > 0 ? t("charts.withShare", { share: charts.formatShare(n / total) }) : "");
   const numbers = charts.figures([
-    { key: "accounts.total", label: "Accounts", value: total, text: charts.formatCount(total) },
+    { key: "accounts.total", label: t("charts.accounts"), value: total, text: charts.formatCount(total) },
     ...items.map((i) => ({
       key: `accounts.${i.key}`, label: i.label, value: i.value, text: charts.formatCount(i.value) + share(i.value),
     })),
     {
-      key: "accounts.emailVerified", label: "Email verified", value: accounts.emailVerified,
+      key: "accounts.emailVerified", label: t("charts.emailVerified"), value: accounts.emailVerified,
       text: charts.formatCount(accounts.emailVerified) + share(accounts.emailVerified),
     },
   ]);
-  const rows = items.map((i) => [i.label, charts.formatCount(i.value), total > 0 ? charts.formatShare(i.value / total) : "—"]);
-  const tableView = charts.table("Accounts by stage, now", ["Stage", "Accounts", "Share"], rows);
-  if (total === 0) return [charts.empty("No accounts yet."), numbers, tableView];
-  return [charts.horizontalBars("Accounts by stage", items), numbers, tableView];
+  const rows = items.map((i) => [
+    i.label, charts.formatCount(i.value), total > 0 ? charts.formatShare(i.value / total) : "—",
+  ]);
+  const tableView = charts.table(
+    t("charts.stagesTable"), [t("charts.stage"), t("charts.accounts"), t("charts.share")], rows);
+  if (total === 0) return [charts.empty(t("charts.noAccounts")), numbers, tableView];
+  return [charts.horizontalBars(t("charts.stagesHeading"), items), numbers, tableView];
 }
 
 function signInsByMethod(days, noSignIns) {
-  const series = METHODS.map((m) => ({ ...m, value: (d) => d.signIns[m.key] || 0 }));
+  const series = labelled(METHODS).map((m) => ({ ...m, value: (d) => d.signIns[m.key] || 0 }));
   const total = sum(days, signIns);
   const numbers = charts.figures([
-    { key: "signIns.total", label: "Sign-ins", value: total, text: charts.formatCount(total) },
+    { key: "signIns.total", label: t("charts.signIns"), value: total, text: charts.formatCount(total) },
     ...series.map((s) => {
       const n = sum(days, s.value);
       return { key: `signIns.${s.key}`, label: s.label, value: n, text: charts.formatCount(n) };
     }),
   ]);
   const tableView = charts.table(
-    "Sign-ins by method per day (UTC)", ["Day", ...METHODS.map((m) => m.label), "All"],
-    days.map((d) => [d.date, ...series.map((s) => charts.formatCount(s.value(d))), charts.formatCount(signIns(d))]));
-  if (noSignIns) return [charts.empty("No sign-ins yet in this window."), numbers];
-  return [charts.stackedBars("Sign-ins by method per day", days, series), charts.legend(series), numbers, tableView];
+    t("charts.signInsTable"), [t("charts.day"), ...series.map((s) => s.label), t("charts.all")],
+    days.map((d) => [
+      formatDate(d.date), ...series.map((s) => charts.formatCount(s.value(d))), charts.formatCount(signIns(d)),
+    ]));
+  if (noSignIns) return [charts.empty(t("charts.noSignInsWindow")), numbers];
+  return [charts.stackedBars(t("charts.signInsHeading"), days, series), charts.legend(series), numbers, tableView];
 }
 
 function passkeyShare(days, noSignIns) {
@@ -173,64 +195,69 @@ function passkeyShare(days, noSignIns) {
   const withData = days.filter((d) => share(d) !== null);
   const last = withData.length ? withData[withData.length - 1] : null;
   const numbers = charts.figures([
-    { key: "share.window", label: "Passkey share, whole window", value: overall, text: charts.formatShare(overall) },
+    { key: "share.window", label: t("charts.shareWindow"), value: overall, text: charts.formatShare(overall) },
     {
-      key: "share.lastDay", label: last ? `Latest day with sign-ins (${last.date})` : "Latest day with sign-ins",
+      key: "share.lastDay",
+      label: last ? t("charts.shareLastDayOn", { day: formatDate(last.date) }) : t("charts.shareLastDay"),
       value: last ? share(last) : 0, text: last ? charts.formatShare(share(last)) : "—",
     },
   ]);
-  if (noSignIns) return [charts.empty("No sign-ins yet: no share to show."), numbers];
+  if (noSignIns) return [charts.empty(t("charts.noShare")), numbers];
   const tableView = charts.table(
-    "Passkey share of sign-ins per day (UTC)", ["Day", "Passkey sign-ins", "All sign-ins", "Share"],
+    t("charts.shareTable"), [t("charts.day"), t("charts.passkeySignIns"), t("charts.allSignIns"), t("charts.share")],
     days.map((d) => [
-      d.date, charts.formatCount(d.signIns.passkey || 0), charts.formatCount(signIns(d)),
-      share(d) === null ? "no sign-ins" : charts.formatShare(share(d)),
+      formatDate(d.date), charts.formatCount(d.signIns.passkey || 0), charts.formatCount(signIns(d)),
+      share(d) === null ? t("charts.noSignInsThatDay") : charts.formatShare(share(d)),
     ]));
-  return [charts.shareLine("Passkey share of sign-ins per day", days, share), numbers, tableView];
+  return [charts.shareLine(t("charts.shareHeading"), days, share), numbers, tableView];
 }
 
 function passkeysAdded(days) {
-  const series = MODES.map((m) => ({ ...m, value: (d) => d.passkeysAdded[m.key] || 0 }));
+  const series = labelled(MODES).map((m) => ({ ...m, value: (d) => d.passkeysAdded[m.key] || 0 }));
   const total = sum(days, (d) => series.reduce((n, s) => n + s.value(d), 0));
   const numbers = charts.figures([
-    { key: "added.total", label: "Passkeys added", value: total, text: charts.formatCount(total) },
+    { key: "added.total", label: t("charts.passkeysAdded"), value: total, text: charts.formatCount(total) },
     ...series.map((s) => {
       const n = sum(days, s.value);
       return { key: `added.${s.key}`, label: s.label, value: n, text: charts.formatCount(n) };
     }),
   ]);
-  if (total === 0) return [charts.empty("No passkeys added yet in this window."), numbers];
+  if (total === 0) return [charts.empty(t("charts.noPasskeysAdded")), numbers];
   const tableView = charts.table(
-    "Passkeys added per day by mode (UTC)", ["Day", ...MODES.map((m) => m.label)],
-    days.map((d) => [d.date, ...series.map((s) => charts.formatCount(s.value(d)))]));
-  return [charts.stackedBars("Passkeys added per day by mode", days, series), charts.legend(series), numbers, tableView];
+    t("charts.addedTable"), [t("charts.day"), ...series.map((s) => s.label)],
+    days.map((d) => [formatDate(d.date), ...series.map((s) => charts.formatCount(s.value(d)))]));
+  return [charts.stackedBars(t("charts.addedHeading"), days, series), charts.legend(series), numbers, tableView];
 }
 
 function upgrade(figures, noSignIns) {
   const numbers = charts.figures([
     {
-      key: "upgrade.passwordSignIns", label: "Password sign-ins without a passkey", value: figures.passwordSignIns,
+      key: "upgrade.passwordSignIns", label: t("charts.upgradeSignIns"), value: figures.passwordSignIns,
       text: charts.formatCount(figures.passwordSignIns),
     },
     {
-      key: "upgrade.followedByPasskey", label: "… whose session added a passkey", value: figures.followedByPasskey,
+      key: "upgrade.followedByPasskey", label: t("charts.upgradeFollowed"), value: figures.followedByPasskey,
       text: charts.formatCount(figures.followedByPasskey),
     },
-    { key: "upgrade.rate", label: "Upgrade rate", value: figures.rate, text: charts.formatShare(figures.rate) },
+    {
+      key: "upgrade.rate", label: t("charts.upgradeHeading"), value: figures.rate,
+      text: charts.formatShare(figures.rate),
+    },
   ]);
   if (figures.passwordSignIns === 0) {
-    return [charts.empty(noSignIns ? "No sign-ins yet." : "No password sign-ins of accounts without a passkey in this window."), numbers];
+    return [charts.empty(noSignIns ? t("charts.noSignIns") : t("charts.noUpgradeSignIns")), numbers];
   }
   const tableView = charts.table(
-    "Upgrade rate over the window", ["Figure", "Value"],
+    t("charts.upgradeTable"), [t("charts.figure"), t("charts.value")],
     [
-      ["Password sign-ins without a passkey", charts.formatCount(figures.passwordSignIns)],
-      ["Of those, sessions that added a passkey", charts.formatCount(figures.followedByPasskey)],
-      ["Upgrade rate", charts.formatShare(figures.rate)],
+      [t("charts.upgradeSignIns"), charts.formatCount(figures.passwordSignIns)],
+      [t("charts.upgradeOfThose"), charts.formatCount(figures.followedByPasskey)],
+      [t("charts.upgradeHeading"), charts.formatShare(figures.rate)],
     ]);
-  return [charts.meter("Upgrade rate", figures.rate), numbers, tableView];
+  return [charts.meter(t("charts.upgradeHeading"), figures.rate), numbers, tableView];
 }
 
 setState("tables", "hidden");
+startLanguage();
 wire();
 $("operator-token").focus();

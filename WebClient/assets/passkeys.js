@@ -2,7 +2,8 @@
 // "Add a passkey" button (a modal create; it needs a recent sign-in), and Automatic Passkey
 // Upgrade (a conditional create right after a password sign-in).
 
-import { describeAuthenticator, formatTime } from "./messages.js";
+import { describeAuthenticator, passkeyDates } from "./messages.js";
+import { t } from "./language.js";
 import { $, say, setState, whileBusy, confirmDialog } from "./ui.js";
 import * as webauthn from "./webauthn.js";
 
@@ -24,8 +25,7 @@ function item(ctx, passkey) {
   node.dataset.credentialId = passkey.credentialID;
   node.querySelector(".passkey-name").textContent = passkey.name;
   node.querySelector(".passkey-meta").textContent = describeAuthenticator(passkey);
-  node.querySelector(".passkey-dates").textContent =
-    `Created ${formatTime(passkey.createdAt)} · Last used ${formatTime(passkey.lastUsedAt)}`;
+  node.querySelector(".passkey-dates").textContent = passkeyDates(passkey);
 
   const form = node.querySelector(".rename-form");
   const input = node.querySelector(".rename-input");
@@ -33,11 +33,11 @@ function item(ctx, passkey) {
   input.id = inputId;
   const label = node.querySelector(".rename-label");
   label.htmlFor = inputId;
-  label.textContent = `New name for “${passkey.name}”`;
+  label.textContent = t("passkeys.newName", { name: passkey.name });
   const renameButton = node.querySelector(".rename");
   const deleteButton = node.querySelector(".delete");
-  renameButton.setAttribute("aria-label", `Rename ${passkey.name}`);
-  deleteButton.setAttribute("aria-label", `Delete ${passkey.name}`);
+  renameButton.setAttribute("aria-label", t("passkeys.renameLabel", { name: passkey.name }));
+  deleteButton.setAttribute("aria-label", t("passkeys.deleteLabel", { name: passkey.name }));
 
   renameButton.addEventListener("click", () => {
     form.hidden = false;
@@ -61,13 +61,13 @@ function item(ctx, passkey) {
 
 async function rename(ctx, passkey, name, button) {
   if (!name) {
-    say("Give the passkey a name (1–64 characters).", "error");
+    say(t("passkeys.nameMissing"), "error");
     return;
   }
   await whileBusy(button, async () => {
     try {
       await ctx.call("PATCH", `/v1/passkeys/${encodeURIComponent(passkey.credentialID)}`, { name });
-      say(`Renamed to “${name}”.`, "success");
+      say(t("passkeys.renamed", { name }), "success");
       await ctx.refresh();
       focusItem(passkey.credentialID, ".rename");
     } catch (e) {
@@ -79,9 +79,9 @@ async function rename(ctx, passkey, name, button) {
 
 async function remove(ctx, passkey, button) {
   const confirmed = await confirmDialog(
-    "Delete this passkey?",
-    `“${passkey.name}” will no longer sign you in to this site. Your device may keep it until you remove it there.`,
-    "Delete passkey",
+    t("passkeys.deleteTitle"),
+    t("passkeys.deleteText", { name: passkey.name }),
+    t("passkeys.deleteConfirm"),
   );
   if (!confirmed) return;
   await whileBusy(button, async () => {
@@ -94,7 +94,7 @@ async function remove(ctx, passkey, button) {
         webauthn.userHandle(account.accountID),
         remaining.map((p) => p.credentialID),
       );
-      say(`“${passkey.name}” was deleted.`, "success");
+      say(t("passkeys.deleted", { name: passkey.name }), "success");
       await ctx.refresh();
       $("passkeys-heading").focus();
     } catch (e) {
@@ -113,7 +113,7 @@ export async function addPasskey(ctx, button) {
       const credential = await webauthn.createCredential(options.publicKey);
       await ctx.call("POST", "/v1/passkeys/registrations/finish", { challengeID: options.challengeID, credential });
       ctx.markPasskeyAdded();
-      say("A passkey was added to your account. Next time, sign in with it.", "success");
+      say(t("passkeys.added"), "success");
       await ctx.refresh();
       return true;
     } catch (e) {
@@ -140,7 +140,7 @@ export async function tryAutomaticUpgrade(ctx) {
     const credential = await webauthn.createCredential(options.publicKey, "conditional");
     await ctx.call("POST", "/v1/passkeys/registrations/finish", { challengeID: options.challengeID, credential });
     setState("upgrade", "done");
-    say("Your password manager saved a passkey for this account: next time, sign in with it.", "success");
+    say(t("passkeys.upgraded"), "success");
     await ctx.refresh();
   } catch (e) {
     setState("upgrade", e && e.name === "AbortError" ? "stopped" : "failed");
@@ -157,9 +157,7 @@ function focusItem(credentialID, selector) {
 export function applySupport() {
   const notice = $("support-notice");
   if (!webauthn.support.supported) {
-    notice.textContent = webauthn.support.secureContext
-      ? "This browser has no passkey support. You can still sign up and sign in with a password."
-      : "Passkeys need a secure page (https, or http://localhost). You can still use a password here.";
+    notice.textContent = webauthn.support.secureContext ? t("passkeys.unsupported") : t("passkeys.insecure");
     notice.hidden = false;
     for (const element of document.querySelectorAll("[data-needs-passkeys]")) {
       const controls = element.elements ? [...element.elements] : [element];

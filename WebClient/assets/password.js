@@ -5,6 +5,10 @@
 import { ApiError } from "./api.js";
 import { messageForCode } from "./messages.js";
 import { $, say, whileBusy, confirmDialog, valid } from "./ui.js";
+import { t } from "./language.js";
+
+/** Whether the account on the page has a password (the button says "Change" then). */
+let hasPassword = false;
 
 export function wire(ctx) {
   $("remove-password").addEventListener("click", (e) => removePassword(ctx, e.currentTarget));
@@ -25,37 +29,35 @@ export function render(ctx, account) {
   why.hidden = true;
   why.textContent = "";
   $("password-why-action").hidden = true;
-  $("set-password").textContent = account.hasPassword ? "Change password" : "Set a password";
+  hasPassword = Boolean(account.hasPassword);
+  $("set-password").textContent = hasPassword ? t("password.change") : t("password.set");
   $("set-password-username").value = account.email; // for password managers saving the new one
   showSetForm(false);
   if (!account.hasPassword) {
-    $("password-state").textContent = "This account has no password: it signs in with passkeys only.";
+    $("password-state").textContent = t("password.none");
     $("remove-password").hidden = true;
     return;
   }
   const used = account.passkeys.some((p) => p.lastUsedAt);
-  $("password-state").textContent =
+  $("password-state").textContent = t(
     account.passkeys.length === 0
-      ? "This account signs in with a password. Add a passkey first; then you can remove the password."
+      ? "password.onlyPassword"
       : used
         ? account.recoveryCodesRemaining > 0 || account.emailVerified
-          ? "This account has a password too. You may remove it and sign in with passkeys only."
-          : "This account has a password too. Create recovery codes first; then you can remove it."
-        : "This account has a password too. It can go once a passkey has signed you in.";
+          ? "password.removable"
+          : "password.needsRecovery"
+        : "password.needsPasskeyUse",
+  );
   $("remove-password").hidden = false;
 }
 
 async function removePassword(ctx, button) {
-  const confirmed = await confirmDialog(
-    "Remove your password?",
-    "You will sign in with your passkeys only. Make sure you can still use one of them.",
-    "Remove password",
-  );
+  const confirmed = await confirmDialog(t("password.removeTitle"), t("password.removeText"), t("password.remove"));
   if (!confirmed) return;
   await whileBusy(button, async () => {
     try {
       await ctx.call("DELETE", "/v1/account/password");
-      say("Your password was removed. You sign in with passkeys from now on.", "success");
+      say(t("password.removed"), "success");
       await ctx.refresh();
     } catch (e) {
       const refusal = e instanceof ApiError && ["passkey-not-yet-used", "recovery-not-set-up"].includes(e.code);
@@ -67,7 +69,8 @@ async function removePassword(ctx, button) {
       why.textContent = messageForCode(e.code, e.status);
       why.hidden = false;
       $("password-why-action").hidden = e.code !== "recovery-not-set-up";
-      say("The password was not removed: the reason is shown under the button.", "error");
+      say(t("password.notRemoved"), "error", { focus: false });
+      why.focus();
     }
   });
 }
@@ -84,17 +87,12 @@ async function setPassword(ctx, event) {
   const form = event.currentTarget;
   if (!valid(form)) return;
   const password = $("set-password-input").value; // never trimmed
-  const had = $("set-password").textContent === "Change password";
+  const had = hasPassword;
   await whileBusy($("set-password-submit"), async () => {
     try {
       await ctx.call("PUT", "/v1/account/password", { password });
       await ctx.refresh();
-      say(
-        had
-          ? "Your password was changed. Other devices signed in with the old one are signed out."
-          : "Your password was set. You can sign in with it as well as with your passkeys.",
-        "success",
-      );
+      say(had ? t("password.changed") : t("password.wasSet"), "success");
       $("set-password").focus();
     } catch (e) {
       ctx.fail(e);

@@ -4,18 +4,20 @@
 // device.
 
 import { api, ApiError } from "./api.js";
-import { messageForCode, formatTime } from "./messages.js";
+import { messageForCode } from "./messages.js";
+import { t, formatTime, formatNumber } from "./language.js";
 import { $, say, setState, whileBusy, confirmDialog, fields, valid } from "./ui.js";
 import { addPasskey } from "./passkeys.js";
 
 let downloadURL = null;
+let shownSet = null; // the codes on the page (their text file follows the language), or null
 
 export function wire(ctx) {
   $("create-recovery-codes").addEventListener("click", (e) => createCodes(ctx, e.currentTarget));
   $("copy-recovery-codes").addEventListener("click", copyCodes);
   $("recovery-codes-done").addEventListener("click", () => {
     hideCodes();
-    say("The codes are hidden now. If you did not save them, create new ones.", "info");
+    say(t("recovery.hidden"), "info");
     $("create-recovery-codes").focus();
   });
   $("recovery-add-passkey").addEventListener("click", async (e) => {
@@ -27,23 +29,24 @@ export function wire(ctx) {
 
 export function render(ctx, account) {
   const remaining = account.recoveryCodesRemaining || 0;
-  $("recovery-state").textContent =
-    remaining === 0
-      ? "No recovery codes yet. Create a set of 10: each signs you in once if you lose your passkeys."
-      : `${remaining} of 10 recovery codes unused. A new set replaces every earlier code.`;
-  $("create-recovery-codes").textContent = remaining === 0 ? "Create recovery codes" : "Create new codes";
+  $("recovery-state").textContent = remaining === 0
+    ? t("recovery.none")
+    : t("recovery.remaining", { count: formatNumber(remaining), total: formatNumber(10) });
+  $("create-recovery-codes").textContent = remaining === 0 ? t("recovery.create") : t("recovery.createNew");
   $("create-recovery-codes").dataset.remaining = String(remaining);
   // After a recovery sign-in: a passkey for this device first (once one was added here, the
   // offer goes away).
   // (An email sign-in is recovery too: the same offer, worded for it.)
   const method = ctx.session && ctx.session.method;
   const offer = (method === "recovery" || method === "email") && !ctx.session.passkeyAdded;
-  $("recovery-offer-how").textContent = method === "email" ? "a code by email" : "a recovery code";
+  $("recovery-offer-how").textContent = method === "email" ? t("method.email") : t("method.recovery");
   $("recovery-offer").hidden = !offer;
+  if (shownSet) writeFile(shownSet); // rendered again after a switch of language
 }
 
 /** Hides the codes for good (also on sign-out): they exist only in this page's memory. */
 export function hideCodes() {
+  shownSet = null;
   $("recovery-code-list").replaceChildren();
   $("recovery-codes-text").value = "";
   $("recovery-codes-text").hidden = true;
@@ -59,9 +62,9 @@ async function createCodes(ctx, button) {
   const remaining = Number(button.dataset.remaining || "0");
   if (remaining > 0) {
     const confirmed = await confirmDialog(
-      "Create new recovery codes?",
-      `Your ${remaining} unused codes stop working at once. Save the new ones before you leave this page.`,
-      "Create new codes",
+      t("recovery.replaceTitle"),
+      t("recovery.replaceText", { count: formatNumber(remaining) }),
+      t("recovery.createNew"),
     );
     if (!confirmed) return;
   }
@@ -70,7 +73,7 @@ async function createCodes(ctx, button) {
       const set = await ctx.call("POST", "/v1/account/recovery-codes");
       await ctx.refresh();
       showCodes(set);
-      say("Your recovery codes are ready. Save them now: they are shown only once.", "success");
+      say(t("recovery.ready"), "success");
       $("recovery-codes-intro").focus();
     } catch (e) {
       ctx.fail(e);
@@ -86,16 +89,24 @@ function showCodes(set) {
     return li;
   });
   $("recovery-code-list").replaceChildren(...items);
-  const text =
-    `Recovery codes for ${location.host} (${$("account-email").textContent}), created ${formatTime(set.createdAt)}.\n` +
-    "Each code signs you in once. Creating new codes makes these stop working.\n\n" +
-    set.codes.join("\n") +
-    "\n";
-  $("recovery-codes-text").value = text;
-  downloadURL = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
-  $("download-recovery-codes").href = downloadURL;
+  shownSet = set;
+  writeFile(set);
   $("recovery-codes").hidden = false;
   setState("codes", "shown");
+}
+
+/** The codes as text, in the text box and behind "Download" (a Blob URL, revoked when replaced). */
+function writeFile(set) {
+  const intro = t("recovery.fileIntro", {
+    host: location.host,
+    email: $("account-email").textContent,
+    created: formatTime(set.createdAt),
+  });
+  const text = `${intro}\n${t("recovery.fileNote")}\n\n${set.codes.join("\n")}\n`;
+  $("recovery-codes-text").value = text;
+  if (downloadURL) URL.revokeObjectURL(downloadURL);
+  downloadURL = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  $("download-recovery-codes").href = downloadURL;
 }
 
 async function copyCodes() {
@@ -103,7 +114,7 @@ async function copyCodes() {
   if (navigator.clipboard && typeof navigator.clipboard.writeText === "function") {
     try {
       await navigator.clipboard.writeText(text);
-      say("The codes were copied. Paste them somewhere safe.", "success");
+      say(t("recovery.copied"), "success");
       setState("copy", "clipboard");
       return;
     } catch {
@@ -116,14 +127,14 @@ async function copyCodes() {
   area.hidden = false;
   area.focus();
   area.select();
-  say("Copying is not allowed here: the codes are selected in the text box below, copy them from there.", "info");
+  say(t("recovery.copyFallback"), "info");
   setState("copy", "fallback");
 }
 
 // ---- sign in with a recovery code (signed-out view) ----
 const SIGN_IN_MESSAGES = {
-  "invalid-credentials": "That email address and recovery code do not match, or the code was already used.",
-  "invalid-request": "That does not look like a recovery code. They look like 7KQ4-M2XD-9TPA-WB3E.",
+  "invalid-credentials": "recovery.signInRefused",
+  "invalid-request": "recovery.notACode",
 };
 
 async function recoverySignIn(ctx, event) {
@@ -137,11 +148,11 @@ async function recoverySignIn(ctx, event) {
       form.reset();
       $("recovery-sign-in").open = false;
       await ctx.signIn(session);
-      say("Signed in with a recovery code. Add a passkey for this device now.", "success");
+      say(t("recovery.signedIn"), "success");
       $("recovery-add-passkey").focus();
     } catch (e) {
       if (e instanceof ApiError && SIGN_IN_MESSAGES[e.code]) {
-        say(SIGN_IN_MESSAGES[e.code], "error");
+        say(t(SIGN_IN_MESSAGES[e.code]), "error");
         return true;
       }
       if (e instanceof ApiError) say(messageForCode(e.code, e.status), "error");

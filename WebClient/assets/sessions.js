@@ -2,10 +2,16 @@
 // device" for the page's own session), "End" per session and "End all other sessions". Ending
 // this page's own session signs the page out.
 
-import { formatTime } from "./messages.js";
+import { t, formatTime } from "./language.js";
 import { $, say, setState, whileBusy, confirmDialog } from "./ui.js";
 
-const METHODS = { password: "Password", passkey: "Passkey", recovery: "Recovery code", email: "Email code" };
+/** "Password sign-in", … : each method's catalogue key. */
+const METHODS = {
+  password: "sessions.password",
+  passkey: "sessions.passkey",
+  recovery: "sessions.recovery",
+  email: "sessions.email",
+};
 
 let generation = 0;
 
@@ -27,14 +33,14 @@ async function load(ctx) {
   } catch (e) {
     if (mine !== generation) return;
     setState("sessions", "failed");
-    showState("The sessions could not be loaded. Reload the page to try again.");
+    showState(t("sessions.loadFailed"));
     if (e.code !== "unauthorized") ctx.fail(e);
     return;
   }
   if (mine !== generation) return;
   $("session-list").replaceChildren(...sessions.map((s) => item(ctx, s)));
   const others = sessions.filter((s) => !s.current).length;
-  showState(others === 0 ? "No other sessions: this account is signed in only here." : "");
+  showState(others === 0 ? t("sessions.noOthers") : "");
   $("end-other-sessions").hidden = others === 0;
   setState("sessions", "ready");
 }
@@ -53,24 +59,28 @@ function item(ctx, session) {
   text.className = "passkey-text";
   const title = document.createElement("h3");
   title.className = "session-method";
-  title.textContent = `${METHODS[session.method] || session.method} sign-in`;
+  const method = METHODS[session.method] ? t(METHODS[session.method]) : session.method;
+  title.textContent = method;
   if (session.current) {
     const here = document.createElement("strong");
     here.className = "session-current";
-    here.textContent = " · This device";
-    title.append(here);
+    here.textContent = t("sessions.thisDevice");
+    title.append(" · ", here);
   }
   const dates = document.createElement("p");
   dates.className = "passkey-dates";
-  dates.textContent = `Signed in ${formatTime(session.createdAt)} · Expires ${formatTime(session.expiresAt)}`;
+  dates.textContent = t("sessions.dates", {
+    created: formatTime(session.createdAt),
+    expires: formatTime(session.expiresAt),
+  });
   text.append(title, dates);
   const end = document.createElement("button");
   end.type = "button";
   end.className = "danger end-session";
-  end.textContent = "End";
+  end.textContent = t("sessions.end");
   end.setAttribute(
     "aria-label",
-    session.current ? "End this session (signs this page out)" : `End the ${title.textContent} from ${dates.textContent}`,
+    session.current ? t("sessions.endCurrentLabel") : t("sessions.endLabel", { method, dates: dates.textContent }),
   );
   end.addEventListener("click", () => endOne(ctx, session, end));
   li.append(text, end);
@@ -79,11 +89,7 @@ function item(ctx, session) {
 
 async function endOne(ctx, session, button) {
   if (session.current) {
-    const confirmed = await confirmDialog(
-      "End this session?",
-      "This page will be signed out. Sign in again to continue.",
-      "End and sign out",
-    );
+    const confirmed = await confirmDialog(t("sessions.endTitle"), t("sessions.endText"), t("sessions.endConfirm"));
     if (!confirmed) return;
   }
   await whileBusy(button, async () => {
@@ -91,15 +97,15 @@ async function endOne(ctx, session, button) {
       await ctx.call("DELETE", `/v1/account/sessions/${encodeURIComponent(session.sessionID)}`);
       if (session.current) {
         ctx.endSession();
-        say("This session was ended. You are signed out.", "info");
+        say(t("sessions.endedThis"), "info");
         return;
       }
-      say("That session was ended: its device is signed out.", "success");
+      say(t("sessions.endedOne"), "success");
       await load(ctx);
       $("sessions-heading").focus();
     } catch (e) {
       if (e.code === "not-found") {
-        say("That session had already ended.", "info");
+        say(t("sessions.alreadyEnded"), "info");
         await load(ctx);
       } else {
         ctx.fail(e);
@@ -112,7 +118,7 @@ async function endOthers(ctx, button) {
   await whileBusy(button, async () => {
     try {
       await ctx.call("DELETE", "/v1/account/sessions");
-      say("Every other session was ended. This device stays signed in.", "success");
+      say(t("sessions.endedOthers"), "success");
       await load(ctx);
       $("sessions-heading").focus();
     } catch (e) {

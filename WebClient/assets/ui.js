@@ -1,4 +1,6 @@
-// Small DOM helpers: element look-up, the live message region, busy buttons, views.
+// Small DOM helpers: element look-up, the live message regions, busy buttons, views.
+
+import { t, retranslate } from "./language.js";
 
 /** The element with this id (throws when the page and the script disagree). */
 export function $(id) {
@@ -8,17 +10,19 @@ export function $(id) {
 }
 
 /**
- * Shows a message in the aria-live region. `kind` is "info", "success" or "error".
+ * Shows a message, or clears it (empty `text`). `kind` is "info", "success" or "error": the first
+ * two go to the polite status region, an error to the alert region (announced at once), which
+ * also takes the focus unless `focus` is false (a field the caller focuses next is better still).
  * `action` ({label, run}) adds a button, e.g. "Sign in again".
  */
-export function say(text, kind = "info", action = null) {
-  const region = $("message");
-  region.replaceChildren();
+export function say(text, kind = "info", { action = null, focus = true } = {}) {
+  const status = $("message-status");
+  const alert = $("message-alert");
+  status.replaceChildren();
+  alert.replaceChildren();
+  if (!text) return;
+  const region = kind === "error" ? alert : status;
   region.dataset.kind = kind;
-  if (!text) {
-    region.hidden = true;
-    return;
-  }
   const paragraph = document.createElement("p");
   paragraph.textContent = text;
   region.append(paragraph);
@@ -30,7 +34,19 @@ export function say(text, kind = "info", action = null) {
     button.addEventListener("click", action.run);
     region.append(button);
   }
-  region.hidden = false;
+  if (kind === "error" && focus) alert.focus();
+}
+
+/**
+ * After a switch of language: the messages shown, and the elements named, in the new words (what
+ * t() made; anything else stays as it is).
+ */
+export function translateMessages(...ids) {
+  for (const id of ["message-status", "message-alert", ...ids]) {
+    const element = $(id);
+    const parts = element.children.length ? element.querySelectorAll("p, button") : [element];
+    for (const part of parts) part.textContent = retranslate(part.textContent);
+  }
 }
 
 /** Page state for people (the view) and for the browser test (data attributes on <html>). */
@@ -63,12 +79,13 @@ export async function whileBusy(button, work) {
   }
 }
 
-/** Shows one view (`signed-out` or `account`), hides the others, moves focus to its heading. */
+/** Shows one view (`signed-out` or `account`), hides the others, moves focus to its first shown heading. */
 export function showView(name, { focus = true } = {}) {
   for (const view of document.querySelectorAll("[data-screen]")) view.hidden = view.dataset.screen !== name;
   setState("view", name);
   if (focus) {
-    const heading = document.querySelector(`[data-screen="${name}"] h2`);
+    const headings = document.querySelectorAll(`[data-screen="${name}"] h2`);
+    const heading = [...headings].find((h) => !h.closest("[hidden]"));
     if (heading) heading.focus();
   }
 }
@@ -102,12 +119,25 @@ export function fields(form) {
   return values;
 }
 
-/** Checks the form's own constraints; says what is missing and focuses it. */
+/** Checks the form's own constraints; says what is missing (in the page's language) and focuses it. */
 export function valid(form) {
   const invalid = [...form.elements].find((e) => e.willValidate && !e.checkValidity());
   if (!invalid) return true;
   const label = form.querySelector(`label[for="${invalid.id}"]`);
-  say(`${label ? label.textContent : "A field"}: ${invalid.validationMessage}`, "error");
+  const field = label ? label.textContent : t("validation.aField");
+  say(t("validation.problem", { field, problem: problem(invalid) }), "error", { focus: false });
   invalid.focus();
   return false;
+}
+
+/** Why a field is not valid, in words (the browser's own message is in the browser's language). */
+function problem(field) {
+  const v = field.validity;
+  if (v.valueMissing) return t("validation.missing");
+  if (v.typeMismatch && field.type === "email") return t("validation.email");
+  if (v.typeMismatch && field.type === "url") return t("validation.url");
+  if (v.tooShort) return t("validation.tooShort", { min: field.minLength });
+  if (v.tooLong) return t("validation.tooLong", { max: field.maxLength });
+  if (v.patternMismatch) return t("validation.pattern");
+  return field.validationMessage;
 }

@@ -1,5 +1,8 @@
 // A short, readable name for a User-Agent string ("Chrome 131 on macOS"), for the activity list.
-// Best effort by design: the full string is always shown next to it.
+// Best effort by design: the full string is always shown next to it. The browsers' and systems'
+// names are product names, the same in every language; the words around them are the catalogue's.
+
+import { t } from "./language.js";
 
 const BROWSERS = [
   [/\bEdg(?:A|iOS)?\/(\d+)/, "Edge"],
@@ -25,7 +28,7 @@ const SYSTEMS = [
 /** "Firefox 133 on Windows", "Safari 18 on iOS", "curl" …; "Unknown browser" for "". */
 export function browserName(userAgent) {
   const ua = String(userAgent || "").trim();
-  if (!ua) return "Unknown browser";
+  if (!ua) return t("agent.unknown");
   let browser = null;
   for (const [pattern, name] of BROWSERS) {
     const match = ua.match(pattern);
@@ -35,8 +38,8 @@ export function browserName(userAgent) {
     }
   }
   const system = SYSTEMS.find(([pattern]) => pattern.test(ua));
-  if (browser) return system ? `${browser} on ${system[1]}` : browser;
+  if (browser) return system ? t("agent.browserOn", { browser, system: system[1] }) : browser;
   // Not a browser (an app, a script): its first product token, e.g. "okhttp/4.12" → "okhttp".
   const product = ua.split(/[\s/;(]/)[0];
-  return product ? product.slice(0, 40) : "Unknown browser";
+  return product ? product.slice(0, 40) : t("agent.unknown");
 }

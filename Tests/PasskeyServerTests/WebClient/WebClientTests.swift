@@ -11,7 +11,7 @@ import Testing
         "app.js", "api.js", "webauthn.js", "account.js", "passkeys.js", "password.js", "recovery.js",
         "sessions.js", "deletion.js", "messages.js", "session.js", "ui.js", "email.js", "email-sign-in.js",
         "activity.js", "user-agent.js", "operator.js", "charts.js", "operator-webhooks.js",
-        "operator-accounts.js",
+        "operator-accounts.js", "language.js", "catalogue-en.js", "catalogue-ja.js",
     ]
     /// The entry points of the two pages (`index.html`, `operator.html`).
     static let entryModules: Set<String> = ["app.js", "operator.js"]
@@ -110,17 +110,31 @@ import Testing
     /// import touch storage or cookies.
     @Test func operatorPageKeepsTheTokenInMemoryOnly() throws {
         let folder = PackagePaths.root.appendingPathComponent("WebClient/assets")
-        for name in ["operator.js", "charts.js", "api.js", "ui.js", "operator-webhooks.js", "operator-accounts.js"] {
+        for name in [
+            "operator.js", "charts.js", "api.js", "ui.js", "operator-webhooks.js", "operator-accounts.js",
+            "activity.js",
+            "messages.js", "user-agent.js", "catalogue-en.js", "catalogue-ja.js",
+        ] {
             let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
             for forbidden in ["localStorage", "sessionStorage", "document.cookie", "indexedDB"] {
                 #expect(!source.contains(forbidden), "\(name) uses \(forbidden)")
             }
         }
+        // (Issue 40) The language choice is the one thing stored, under its own key.
+        let language = try String(contentsOf: folder.appendingPathComponent("language.js"), encoding: .utf8)
+        for forbidden in ["sessionStorage", "document.cookie", "indexedDB"] {
+            #expect(!language.contains(forbidden), "language.js uses \(forbidden)")
+        }
+        let calls = language.matches(of: try Regex(#"localStorage\.[a-zA-Z]+\([^)]*\)"#)).map {
+            String(language[$0.range])
+        }
+        #expect(calls == ["localStorage.getItem(LANGUAGE_KEY)", "localStorage.setItem(LANGUAGE_KEY, language)"])
+        #expect(language.contains(#"const LANGUAGE_KEY = "passkey-server.language";"#))
         let source = try String(contentsOf: folder.appendingPathComponent("operator.js"), encoding: .utf8)
         let imports = source.matches(of: try Regex(#"from "\./([a-z-]+\.js)""#)).compactMap { $0.output[1].substring }
         #expect(
             Set(imports.map(String.init)) == [
-                "api.js", "ui.js", "charts.js", "operator-webhooks.js", "operator-accounts.js",
+                "api.js", "ui.js", "language.js", "charts.js", "operator-webhooks.js", "operator-accounts.js",
             ])
     }
 

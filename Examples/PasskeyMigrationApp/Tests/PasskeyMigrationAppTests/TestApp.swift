@@ -22,13 +22,14 @@ import Testing
     ///   the launches of one device.
     init(
         server: URL, controllers: any PasskeyAuthorizationControllerFactory,
-        tokenStore: (any PasskeyTokenStore)? = nil, credentials: any CredentialStore = TestCredentialStore()
+        tokenStore: (any PasskeyTokenStore)? = nil, credentials: any CredentialStore = TestCredentialStore(),
+        productAPI: (any ProductAPI)? = nil
     ) {
         client = tokenStore.map { PasskeyClient(baseURL: server, tokenStore: $0) } ?? PasskeyClient(baseURL: server)
         app = Router(
             client: client,
             authorization: PasskeyAuthorization(client: client, controllers: controllers, signals: signals),
-            credentialStore: credentials)
+            credentialStore: credentials, productAPI: productAPI)
     }
 
     /// Runs `flow` on the main actor (where the app's Presenters live) against a fresh

@@ -15,15 +15,26 @@ actor AccountInteractor {
     private let authorization: PasskeyAuthorization
     private let migration: PasskeyMigrationInteractor
     private let credentialStore: any CredentialStore
+    private let productAPI: (any ProductAPI)?
 
     init(
         client: PasskeyClient, authorization: PasskeyAuthorization, migration: PasskeyMigrationInteractor,
-        credentialStore: any CredentialStore
+        credentialStore: any CredentialStore, productAPI: (any ProductAPI)? = nil
     ) {
         self.client = client
         self.authorization = authorization
         self.migration = migration
         self.credentialStore = credentialStore
+        self.productAPI = productAPI
+    }
+
+    /// The user's reports from the product's own backend: a short-lived JWT for its audience
+    /// (`serviceToken(audience:)`, kept and renewed by the client) as the bearer. Nil without a
+    /// product API.
+    func productReports() async throws -> [String]? {
+        guard let productAPI else { return nil }
+        let token = try await client.serviceToken(audience: productAPI.audience)
+        return try await productAPI.reports(bearer: token.token)
     }
 
     func summary() async throws(PasskeyClientError) -> AccountSummary {

@@ -35,6 +35,23 @@ internal import PasskeyClient
         return nil
     }
 
+    /// The user's reports from the product API (nil: none loaded, or no product API).
+    private(set) var reports: [String]?
+    /// Why the reports could not be loaded.
+    private(set) var reportsMessage: String?
+
+    /// Reads the reports with a service token (docs/tokens.md).
+    func loadReports() async {
+        do {
+            reports = try await interactor.productReports()
+            reportsMessage = nil
+        } catch let error as PasskeyClientError {
+            reportsMessage = UserMessage.text(for: error)
+        } catch {
+            reportsMessage = "The reports could not be loaded. Try again later."
+        }
+    }
+
     func load() async {
         await run { interactor throws(PasskeyClientError) in try await interactor.summary() }
     }

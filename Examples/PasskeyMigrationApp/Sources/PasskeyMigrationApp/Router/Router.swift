@@ -37,7 +37,7 @@ internal import PasskeyClient
 
     init(
         client: PasskeyClient, authorization: PasskeyAuthorization,
-        credentialStore: any CredentialStore = UserDefaultsCredentialStore()
+        credentialStore: any CredentialStore = UserDefaultsCredentialStore(), productAPI: (any ProductAPI)? = nil
     ) {
         self.client = client
         self.credentialStore = credentialStore
@@ -61,7 +61,8 @@ internal import PasskeyClient
                 accountCreationRequester: AuthenticationServicesAccountCreationRequester(authorization: authorization),
                 credentialStore: credentialStore, authorization: authorization))
         accountInteractor = AccountInteractor(
-            client: client, authorization: authorization, migration: migration, credentialStore: credentialStore)
+            client: client, authorization: authorization, migration: migration, credentialStore: credentialStore,
+            productAPI: productAPI)
         // Someone signed in at an earlier launch: the account at once, no spinner; `launch()`
         // then loads the token off the main thread and goes back to sign-in if there is none.
         screen = .signIn

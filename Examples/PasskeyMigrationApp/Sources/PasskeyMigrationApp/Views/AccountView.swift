@@ -79,6 +79,15 @@
                     Text("New codes replace the old ones. Keep them somewhere safe, away from this device.")
                 }
                 passwordSection(summary)
+                // The product's own backend, called with a short-lived JWT (docs/tokens.md).
+                Section("Your reports") {
+                    if let reports = presenter.reports {
+                        if reports.isEmpty { Text("No reports yet.") }
+                        ForEach(reports, id: \.self) { Text($0) }
+                    }
+                    if let message = presenter.reportsMessage { Text(message).foregroundStyle(.red) }
+                    Button("Load reports") { Task { await presenter.loadReports() } }
+                }
                 Section {
                     Button("Sign out") { Task { await presenter.signOut() } }
                     Button("Delete account", role: .destructive) { confirmingDeletion = true }

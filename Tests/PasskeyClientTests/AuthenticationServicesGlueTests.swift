@@ -235,6 +235,13 @@
                         credentialID: Data([1]), rawClientDataJSON: Data([2]), rawAttestationObject: Data([3]),
                         attachment: 1)))
             #expect(otherDevice.transports == ["hybrid"])
+            // A value a later system adds (the platform's enum is open): no transport is claimed.
+            let later = try #require(
+                PasskeyRegistrationCredential(
+                    .standIn(
+                        credentialID: Data([1]), rawClientDataJSON: Data([2]), rawAttestationObject: Data([3]),
+                        attachment: 7)))
+            #expect(later.transports.isEmpty)
             #expect(
                 PasskeyRegistrationCredential(
                     .standIn(credentialID: Data([1]), rawClientDataJSON: Data([2]), rawAttestationObject: nil)) == nil)

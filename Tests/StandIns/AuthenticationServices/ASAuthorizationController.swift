@@ -5,12 +5,21 @@
 // The test-only ways to build platform objects are in StandInConstruction.swift.
 public import Foundation
 
-/// UIKit's window (iOS), stand-in for the presentation anchor's type.
+/// UIKit's window (iOS, visionOS, Mac Catalyst), stand-in for the presentation anchor's type.
 @MainActor
 open class UIWindow: NSObject {}
 
-/// `typealias ASPresentationAnchor = UIWindow` (iOS 13, macOS 10.15: `NSWindow`).
-public typealias ASPresentationAnchor = UIWindow
+/// AppKit's window (macOS), the anchor's type there.
+@MainActor
+open class NSWindow: NSObject {}
+
+#if os(macOS)
+    /// `typealias ASPresentationAnchor = NSWindow` (macOS 10.15).
+    public typealias ASPresentationAnchor = NSWindow
+#else
+    /// `typealias ASPresentationAnchor = UIWindow` (iOS 13, visionOS, Mac Catalyst).
+    public typealias ASPresentationAnchor = UIWindow
+#endif
 
 /// `class ASAuthorizationRequest : NSObject` (iOS 13, macOS 10.15).
 @available(iOS 13.0, macOS 10.15, *)
@@ -107,9 +116,10 @@ open class ASAuthorizationController: NSObject {
             self, autoFill: false, immediate: options.contains(.preferImmediatelyAvailableCredentials))
     }
 
-    /// `func performAutoFillAssistedRequests()` (iOS 16; not on macOS).
+    /// `func performAutoFillAssistedRequests()` (iOS 16, visionOS; not on macOS or Mac Catalyst).
     @available(iOS 16.0, *)
     @available(macOS, unavailable)
+    @available(macCatalyst, unavailable)
     public func performAutoFillAssistedRequests() { StandInRecorder.performed(self, autoFill: true) }
 
     /// `func cancel()` (iOS 16, macOS 13).

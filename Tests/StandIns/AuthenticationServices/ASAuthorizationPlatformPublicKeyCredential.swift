@@ -23,11 +23,16 @@ public struct ASAuthorizationPublicKeyCredentialAttestationKind: RawRepresentabl
     public static let enterprise = Self(rawValue: "enterprise")
 }
 
-/// `enum ASAuthorizationPublicKeyCredentialAttachment : Int` (iOS 16.6, macOS 13.5).
+/// `enum ASAuthorizationPublicKeyCredentialAttachment : Int` (iOS 16.6, macOS 13.5). Imported from
+/// Objective-C, so open: a later system may hand over a value this SDK has no case for. Modelled
+/// as a struct, so the stand-in carries such a value too (a `switch` over it needs a default, as
+/// the real one needs `@unknown default`).
 @available(iOS 16.6, macOS 13.5, *)
-public enum ASAuthorizationPublicKeyCredentialAttachment: Int, Sendable {
-    case platform = 0
-    case crossPlatform = 1
+public struct ASAuthorizationPublicKeyCredentialAttachment: RawRepresentable, Hashable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let platform = Self(rawValue: 0)
+    public static let crossPlatform = Self(rawValue: 1)
 }
 
 /// `class ASAuthorizationPlatformPublicKeyCredentialDescriptor : NSObject` (iOS 15, macOS 12).
@@ -144,7 +149,7 @@ open class ASAuthorizationPlatformPublicKeyCredentialRegistration: NSObject, ASA
     /// `var attachment: ASAuthorizationPublicKeyCredentialAttachment { get }` (iOS 16.6, macOS 13.5).
     @available(iOS 16.6, macOS 13.5, *)
     public var attachment: ASAuthorizationPublicKeyCredentialAttachment {
-        ASAuthorizationPublicKeyCredentialAttachment(rawValue: attachmentValue) ?? .platform
+        ASAuthorizationPublicKeyCredentialAttachment(rawValue: attachmentValue)
     }
 
     private let attachmentValue: Int

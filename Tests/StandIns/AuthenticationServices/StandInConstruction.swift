@@ -47,7 +47,8 @@ extension ASAuthorization {
 }
 
 extension ASAuthorizationPlatformPublicKeyCredentialRegistration {
-    /// A registration as the platform returns it; `attachment` 0 is `.platform`, 1 `.crossPlatform`.
+    /// A registration as the platform returns it; `attachment` 0 is `.platform`, 1 `.crossPlatform`,
+    /// anything else a value a later system may add.
     public static func standIn(
         credentialID: Data, rawClientDataJSON: Data, rawAttestationObject: Data?, attachment: Int = 0
     ) -> ASAuthorizationPlatformPublicKeyCredentialRegistration {

@@ -125,6 +125,40 @@
             #expect(picked == .success(.password(PasskeySavedPassword(user: "taro@example.com", password: "pw"))))
         }
 
+        /// SwiftUI's `@Environment(\.authorizationController)` as the controller seam: a flow
+        /// runs through it, the immediate option reaches it, its error keeps its reason, and an
+        /// AutoFill request (it has no AutoFill method) is not handled.
+        @Test func swiftUIsAuthorizationControllerRunsTheFlows() async throws {
+            let script = AuthorizationController.Script()
+            let controllers = SwiftUIAuthorizationControllers(AuthorizationController(script: script))
+            let bridge = PasskeyAuthorization(client: stub.client(), controllers: controllers)
+            script.answer = .success(
+                .passkeyAssertion(
+                    .standIn(
+                        credentialID: Data([7, 7]), rawClientDataJSON: Data([1]), rawAuthenticatorData: Data([2]),
+                        signature: Data([3]), userID: Data([4, 5, 6]))))
+            stub.respond(status: 200, ContractAnswers.authenticationOptions)
+            stub.respond(status: 200, ContractAnswers.session(method: "passkey"))
+            #expect(try await bridge.signInWithPasskey().method == "passkey")
+            let finish = try #require(stub.requests.last { $0.path.hasSuffix("/finish") }?.json)
+            #expect(finish["credentialID"] as? String == "Bwc")
+            #expect(script.calls.last?.immediate == false)
+
+            script.answer = .failure(
+                NSError(
+                    domain: ASAuthorizationError.errorDomain, code: 1005,
+                    userInfo: [NSLocalizedFailureReasonErrorKey: "No credentials available for login."]))
+            stub.respond(status: 200, ContractAnswers.authenticationOptions)
+            #expect(try await bridge.signInWithImmediatelyAvailablePasskey() == nil)
+            #expect(script.calls.last?.immediate == true)
+            #expect(bridge.lastFailureReason == "No credentials available for login.")
+
+            stub.respond(status: 200, ContractAnswers.authenticationOptions)
+            await #expect(throws: PasskeyClientError.authorization(.notHandled)) {
+                try await bridge.signInWithAutoFill()
+            }
+        }
+
         @Test func thePresentationAnchorIsLookedUpWhenTheSheetIsShown() async throws {
             stub.respond(status: 200, ContractAnswers.authenticationOptions)
             let scene = StandInScene()

@@ -85,6 +85,16 @@
             #expect(try store.load() == token)
         }
 
+        /// An access control holds the accessibility (the two attributes do not go together).
+        @Test func anAccessControlAsksForTheUserOnEveryRead() throws {
+            let store = KeychainTokenStore(service: "test-\(UUID())", accessControl: .biometryCurrentSet)
+            try store.save(token)
+            let stored = try #require(StandInKeychain.item(service: store.service, account: store.account))
+            #expect(stored.attributes[kSecAttrAccessControl as String] == "access-control(aku,8)")
+            #expect(stored.attributes[kSecAttrAccessible as String] == nil)
+            #expect(try store.load() == token)
+        }
+
         @Test func aFailedKeychainCallIsATypedErrorWithItsStatus() throws {
             let store = store()
             try store.save(token)

@@ -36,6 +36,27 @@
             }
         }
 
+        /// Who must be present to read the token (`kSecAttrAccessControl`), beyond the device
+        /// being unlocked: each read then asks for it (Face ID, the passcode), so load the token
+        /// when the user can answer (`PasskeyClient.loadStoredToken()` off the main thread).
+        public enum AccessControl: Sendable, Hashable {
+            /// Biometry or the device passcode (`.userPresence`).
+            case userPresence
+            /// The biometry enrolled now; a new finger or face makes the token unreadable
+            /// (`.biometryCurrentSet`).
+            case biometryCurrentSet
+            /// The device passcode (`.devicePasscode`).
+            case devicePasscode
+
+            var flags: SecAccessControlCreateFlags {
+                switch self {
+                case .userPresence: .userPresence
+                case .biometryCurrentSet: .biometryCurrentSet
+                case .devicePasscode: .devicePasscode
+                }
+            }
+        }
+
         /// `kSecAttrService`: e.g. the app's bundle identifier.
         public let service: String
         /// `kSecAttrAccount`: which token of the service.
@@ -43,15 +64,29 @@
         public let accessibility: Accessibility
         /// `kSecAttrAccessGroup`, e.g. `TEAMID.com.example.shared`; nil: the app's default group.
         public let accessGroup: String?
+        /// Nil: the device being unlocked (`accessibility`) is enough.
+        public let accessControl: AccessControl?
 
         public init(
             service: String = "PasskeyClient", account: String = "access-token",
-            accessibility: Accessibility = .whenUnlockedThisDeviceOnly, accessGroup: String? = nil
+            accessibility: Accessibility = .whenUnlockedThisDeviceOnly, accessGroup: String? = nil,
+            accessControl: AccessControl? = nil
         ) {
             self.service = service
             self.account = account
             self.accessibility = accessibility
             self.accessGroup = accessGroup
+            self.accessControl = accessControl
+        }
+
+        /// The item's protection: an access control that holds the accessibility, or the
+        /// accessibility alone (the two attributes do not go together).
+        private func protection() throws -> [String: Any] {
+            guard let accessControl else { return [kSecAttrAccessible as String: accessibility.attribute] }
+            guard
+                let control = SecAccessControlCreateWithFlags(nil, accessibility.attribute, accessControl.flags, nil)
+            else { throw KeychainTokenStoreError(operation: .save, status: nil) }
+            return [kSecAttrAccessControl as String: control]
         }
 
         /// The item, without its data: what every call looks it up by.
@@ -89,10 +124,7 @@
             } catch {
                 throw KeychainTokenStoreError(operation: .save, status: nil)
             }
-            let attributes: [String: Any] = [
-                kSecValueData as String: data,
-                kSecAttrAccessible as String: accessibility.attribute,
-            ]
+            let attributes = try protection().merging([kSecValueData as String: data]) { $1 }
             var status = SecItemUpdate(item as CFDictionary, attributes as CFDictionary)
             if status == errSecItemNotFound {
                 status = SecItemAdd(item.merging(attributes) { $1 } as CFDictionary, nil)

@@ -73,3 +73,48 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 
 /// `func SecItemDelete(_ query: CFDictionary) -> OSStatus` (iOS 2.0, macOS 10.6)
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus { StandInKeychain.delete(query) }
+
+/// `let kSecAttrAccessControl: CFString` (iOS 8.0, macOS 10.10)
+nonisolated(unsafe) public let kSecAttrAccessControl: CFString = "accc"
+
+/// `CFAllocator` (a CF type; only ever passed as nil here).
+public final class CFAllocator {}
+/// `CFError` (toll-free bridged with `NSError`).
+public typealias CFError = NSError
+
+/// `struct SecAccessControlCreateFlags : OptionSet` (iOS 8.0, macOS 10.10).
+public struct SecAccessControlCreateFlags: OptionSet, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    /// `static var userPresence`
+    public static let userPresence = Self(rawValue: 1 << 0)
+    /// `static var biometryAny`
+    public static let biometryAny = Self(rawValue: 1 << 1)
+    /// `static var biometryCurrentSet`
+    public static let biometryCurrentSet = Self(rawValue: 1 << 3)
+    /// `static var devicePasscode`
+    public static let devicePasscode = Self(rawValue: 1 << 4)
+}
+
+/// `class SecAccessControl` (a CF type): the protection and the flags it was made with.
+public final class SecAccessControl: @unchecked Sendable {
+    public let protection: String
+    public let flags: SecAccessControlCreateFlags
+
+    init(protection: String, flags: SecAccessControlCreateFlags) {
+        self.protection = protection
+        self.flags = flags
+    }
+
+    /// How the stand-in keychain records it among an item's attributes.
+    public var standInDescription: String { "access-control(\(protection),\(flags.rawValue))" }
+}
+
+/// `func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecAccessControl?`
+public func SecAccessControlCreateWithFlags(
+    _ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecAccessControl? {
+    guard let protection = protection as? String else { return nil }
+    return SecAccessControl(protection: protection, flags: flags)
+}

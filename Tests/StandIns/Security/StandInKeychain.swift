@@ -36,7 +36,7 @@ public enum StandInKeychain {
     }
 
     private static func strings(_ attributes: [String: Any]) -> [String: String] {
-        attributes.compactMapValues { $0 as? String }
+        attributes.compactMapValues { ($0 as? String) ?? ($0 as? SecAccessControl)?.standInDescription }
     }
 
     static func add(_ attributes: CFDictionary) -> OSStatus {

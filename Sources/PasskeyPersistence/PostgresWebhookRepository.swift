@@ -11,9 +11,17 @@ package struct PostgresWebhookRepository: WebhookRepository {
 
     package init(pool: PostgresConnectionPool) { self.pool = pool }
 
+    /// Taken by every registration before it counts: one registration at a time, cluster-wide.
+    package static let registrationLock: PostgresQuery =
+        "SELECT pg_advisory_xact_lock(hashtextextended('webhooks-limit', 0))"
+
     package func add(_ webhook: Webhook, sealedSecret: [UInt8], limit: Int) async throws(RepositoryError) -> Bool {
-        try await pool.run { connection async throws(PostgresError) in
-            try await connection.query(
+        // The count and the insert run under one transaction-scoped advisory lock, so that
+        // concurrent registrations (on any instance) see each other's rows and the limit holds
+        // exactly; under READ COMMITTED alone each would count without the others.
+        try await pool.runTransaction { connection async throws(PostgresError) in
+            try await connection.query(Self.registrationLock)
+            return try await connection.query(
                 """
                 INSERT INTO webhooks (id, url, events, description, secret, created_at)
                 SELECT \(webhook.id.uuid), \(webhook.url.value),

@@ -51,6 +51,31 @@ import Testing
         }
     }
 
+    /// A registration still in its transaction (here: one that has taken the lock and inserted,
+    /// and commits 0.5 s later) is counted by the next, on any connection or instance; counting
+    /// under READ COMMITTED alone would not see it and store one endpoint past the limit.
+    @Test func aRegistrationInFlightCountsAgainstTheLimit() async throws {
+        try await withTestDatabase { _, pool in
+            let repository = PostgresWebhookRepository(pool: pool)
+            let inFlight = try Self.webhook()
+            let (locked, lockedSignal) = AsyncStream.makeStream(of: Void.self)
+            async let first: Void = pool.withTransaction { connection async throws(PostgresError) in
+                try await connection.query(PostgresWebhookRepository.registrationLock)
+                try await connection.query(
+                    """
+                    INSERT INTO webhooks (id, url, events, description, secret, created_at)
+                    VALUES (\(inFlight.id.uuid), \(inFlight.url.value), '{}', 'in flight', '\\x01', now())
+                    """)
+                lockedSignal.yield()
+                try await connection.query("SELECT pg_sleep(0.5)")
+            }
+            for await _ in locked { break }
+            #expect(!(try await repository.add(try Self.webhook(), sealedSecret: [1], limit: 1)))
+            try await first
+            #expect(try await repository.list().map(\.id) == [inFlight.id])
+        }
+    }
+
     @Test func aRotationKeepsThePreviousSecretLiveUntilItsTime() async throws {
         try await withTestDatabase { _, pool in
             let repository = PostgresWebhookRepository(pool: pool)

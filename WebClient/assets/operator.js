@@ -1,4 +1,4 @@
-// The operator page (/operator/): asks for OPERATOR_TOKEN, keeps it in this module's memory only
+// The operator page (/operator/): asks for an operator's token (v4: a named operator's, or OPERATOR_TOKEN), keeps it in this module's memory only
 // (no storage, no cookie: a reload forgets it), reads GET /v1/operator/adoption?days=N and draws
 // each figure as an SVG chart made here (charts.js) with its numbers beside it and a table view;
 // (v4) below them, the support desk's accounts (operator-accounts.js) and the webhook endpoints

@@ -71,6 +71,45 @@ import Testing
         }
     }
 
+    /// The recovery sign-ins' check (`isLockedForSignIn`) against a lock being written: it waits
+    /// for the lock and then refuses. It read `... AND locked_at IS NOT NULL FOR KEY SHARE`, which
+    /// skips the row (still unlocked in its snapshot) without waiting; the session's insert then
+    /// waited on the foreign key only, and its session outlived the lock.
+    @Test func aRecoverySignInDuringALockWaitsForItAndIsRefused() async throws {
+        try await withTestDatabase { _, pool in
+            let repos = Repositories(pool: pool)
+            let account = try await repos.passwordAccount()
+            let locked = Signal()
+            let release = Signal()
+            let lockTask = Task {
+                try await repos.store.transaction { tx async throws(RepositoryError) in
+                    _ = try await tx.accounts.lockAgainstSignIns(account.id)
+                    try await tx.accounts.setLock(account.id, to: Self.lock)
+                    try await tx.sessions.revoke(.all, of: account.id, except: nil, at: Date())
+                    locked.send()
+                    await release.wait()
+                }
+            }
+            await locked.wait()
+            let finished = Flag()
+            let session = DomainFixtures.session(accountID: account.id, method: .recovery)
+            let signIn = Task { () async throws -> Bool in
+                defer { finished.set() }
+                return try await repos.store.transaction { tx async throws(RepositoryError) -> Bool in
+                    guard try await !tx.accounts.isLockedForSignIn(account.id) else { return false }
+                    try await tx.sessions.insert(session)
+                    return true
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(!finished.isSet, "the sign-in waits for the lock")
+            release.send()
+            try await lockTask.value
+            #expect(try await !signIn.value, "refused: the account is locked")
+            #expect(try await !Self.isLive(session.id, repos))
+        }
+    }
+
     @Test func aLockDuringASignInWaitsForItAndEndsItsSession() async throws {
         try await withTestDatabase { _, pool in
             let repos = Repositories(pool: pool)

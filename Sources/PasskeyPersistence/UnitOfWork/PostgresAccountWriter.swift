@@ -38,10 +38,13 @@ struct PostgresAccountWriter: AccountWriter {
     }
 
     func isLockedForSignIn(_ id: AccountID) async throws(RepositoryError) -> Bool {
+        // No condition on `locked_at` in the WHERE: a row the snapshot filters out is never
+        // locked, so `... AND locked_at IS NOT NULL FOR KEY SHARE` skipped a lock being written
+        // instead of waiting for it. The row is locked first, then its newest `locked_at` read.
         try await transaction.run { connection async throws(PostgresError) in
             try await connection.query(
-                "SELECT 1 FROM accounts WHERE id = \(id.uuid) AND locked_at IS NOT NULL FOR KEY SHARE"
-            ).first != nil
+                "SELECT locked_at IS NOT NULL AS locked FROM accounts WHERE id = \(id.uuid) FOR KEY SHARE"
+            ).first.map { row throws(PostgresError) in try row.decode(Bool.self, column: "locked") } ?? false
         }
     }
 

@@ -28,7 +28,9 @@ package struct SecurityNotice: Hashable, Sendable {
         /// Whether the support desk did it (the notice's "From" is the desk, not an address).
         package var isSupportAction: Bool {
             switch self {
-            case .accountLocked, .accountUnlocked, .sessionsEndedBySupport, .passkeyDeletedBySupport: true
+            case .accountLocked, .accountUnlocked, .sessionsEndedBySupport, .passkeyDeletedBySupport,
+                .recoveryCodeIssued:
+                true
             default: false
             }
         }

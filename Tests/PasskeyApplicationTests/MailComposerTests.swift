@@ -12,7 +12,7 @@ import Testing
     private static let occurredAt = Date(timeIntervalSince1970: 1_796_163_342)
 
     private static let kinds: [SecurityNotice.Kind] = [
-        .passkeyAdded, .passkeyDeleted, .passwordSet, .passwordRemoved, .recoveryCodesCreated, .recoveryCodeIssued,
+        .passkeyAdded, .passkeyDeleted, .passwordSet, .passwordRemoved, .recoveryCodesCreated,
         .recoverySignIn(.recoveryCode), .recoverySignIn(.operatorCode), .recoverySignIn(.email),
         .emailChanged, .accountDeleted,
     ]
@@ -90,11 +90,13 @@ import Testing
     }
 
     /// (v4) The support desk's notices: from the desk (no address), each its own words, and what to
-    /// do when the user did not ask for it.
+    /// do when the user did not ask for it (not the advice to sign in and undo the change).
     @Test(arguments: MailLanguage.allCases)
     func aSupportDeskNoticeSaysTheDeskDidIt(language: MailLanguage) {
         let kinds: [SecurityNotice.Kind] = [
             .accountLocked, .accountUnlocked, .sessionsEndedBySupport, .passkeyDeletedBySupport,
+            // A code the desk issued is support's act too: "undo the change" cannot take it back.
+            .recoveryCodeIssued,
         ]
         var subjects: Set<String> = []
         for kind in kinds {
@@ -105,10 +107,12 @@ import Testing
             case .english:
                 #expect(mail.body.contains("From: the Example Shop support desk"), "\(kind)")
                 #expect(mail.body.contains("If you did not ask the Example Shop support desk"), "\(kind)")
+                #expect(!mail.body.contains("undo the change"), "\(kind)")
                 #expect(mail.body.split(separator: "\n").allSatisfy { $0.count <= 78 }, "\(kind)")
             case .japanese:
                 #expect(mail.body.contains("接続元: Example Shop のサポート窓口"), "\(kind)")
-                #expect(mail.body.contains("お心当たりがない場合"), "\(kind)")
+                #expect(mail.body.contains("サポート窓口へのご依頼にお心当たりがない場合"), "\(kind)")
+                #expect(!mail.body.contains("元に戻"), "\(kind)")
             }
             subjects.insert(mail.subject)
         }

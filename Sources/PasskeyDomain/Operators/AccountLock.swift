@@ -1,14 +1,27 @@
 package import Foundation
 
 /// (v4) Why the support desk locked an account, written for the user's eyes (it is shown in the
-/// account's activity, never in a mail): trimmed, 1–200 code points, no control characters.
+/// account's activity, never in a mail): trimmed, 1–200 code points, nothing invisible.
 package struct LockReason: Hashable, Sendable, CustomStringConvertible {
     package static let maximumScalars = 200
     package let value: String
 
     package init?(_ raw: String) {
-        guard let value = BoundedName.label(raw, maximumScalars: Self.maximumScalars) else { return nil }
+        guard let value = BoundedName.label(raw, maximumScalars: Self.maximumScalars),
+            value.unicodeScalars.allSatisfy(Self.isVisible)
+        else { return nil }
         self.value = value
+    }
+
+    /// The owner reads the reason in the activity and receivers in webhooks: no invisible or
+    /// reordering characters (bidi overrides, zero-width spaces), no line breaks, no private-use
+    /// or unassigned code points. U+200D stays, as emoji sequences need it.
+    private static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .format: scalar == "\u{200D}"
+        case .control, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned: false
+        default: true
+        }
     }
 
     package var description: String { value }

@@ -320,12 +320,14 @@
                 relyingPartyID: "example.com", userHandle: Data([4]), acceptedCredentialIDs: [Data([1]), Data([2])])
             await signals.reportCurrentUserDetails(
                 relyingPartyID: "example.com", userHandle: Data([4]), name: "new@example.com", displayName: "Taro")
+            await signals.reportUnusedPassword(domain: "example.com", userName: "taro@example.com")
             // Linux has no OS version: every `#available` holds, so the iOS 26.2 API is taken.
             #expect(
                 Array(StandInRecorder.sentSignals.dropFirst(before)) == [
                     ["dataManager.unknown", "example.com", "AQ=="],
                     ["dataManager.allAccepted", "example.com", "BA==", "AQ==,Ag=="],
                     ["dataManager.update", "example.com", "BA==", "new@example.com"],
+                    ["dataManager.unusedPassword", "example.com", "taro@example.com"],
                 ])
         }
     }

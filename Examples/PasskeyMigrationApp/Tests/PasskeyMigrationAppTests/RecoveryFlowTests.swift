@@ -43,4 +43,35 @@ import Testing
             #expect(recovered.summary?.passkeys.count == 2)
         }
     }
+
+    /// A recovery sign-in sends the signals of every sign-in (Apple's guidance): the passkeys the
+    /// server accepts and the user's current details.
+    @Test func aRecoverySignInReportsTheAcceptedPasskeysAndTheUser() async throws {
+        try await TestApp.onServer { server in
+            let email = TestApp.newEmail()
+            let test = TestApp(server: server, controllers: TestApp.newDevice())
+            let account = try await test.createAccountWithForm(email: email, displayName: "Signals")
+            await account.createRecoveryCodes()
+            let code = try #require(account.recoveryCodes?.first)
+            account.recoveryCodesSaved()
+            let summary = try await test.client.account()
+            await account.signOut()
+            let before = test.signals.signals.count
+
+            test.app.show(.recovery)
+            test.app.recoverySignIn.email = email
+            test.app.recoverySignIn.code = code
+            await test.app.recoverySignIn.signIn()
+            #expect(test.app.screen == .account)
+            #expect(
+                Array(test.signals.signals.dropFirst(before)) == [
+                    .allAccepted(
+                        relyingPartyID: "localhost", userHandle: summary.userHandle,
+                        credentialIDs: summary.passkeys.map(\.credentialID)),
+                    .currentUser(
+                        relyingPartyID: "localhost", userHandle: summary.userHandle, name: summary.email,
+                        displayName: "Signals"),
+                ])
+        }
+    }
 }

@@ -53,6 +53,7 @@ actor SignInInteractor {
     func signIn(email: String, recoveryCode: String) async throws(PasskeyClientError) -> SignedInUser {
         let session = try await client.signIn(email: Self.normalized(email), recoveryCode: recoveryCode)
         try? credentialStore.save(AuthorizationCredential(session))
+        await authorization.reportSignIn()
         return SignedInUser(session)
     }
 

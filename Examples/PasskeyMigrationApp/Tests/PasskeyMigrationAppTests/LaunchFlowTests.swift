@@ -54,4 +54,57 @@ import Testing
             #expect(keychain.load() == nil)
         }
     }
+
+    /// Signed out, on a device that holds a passkey for the service: the launch offers it at once
+    /// (`preferImmediatelyAvailableCredentials`), before the email field's AutoFill (held here,
+    /// so only the launch's request can sign in).
+    @Test func aPasskeyOnThisDeviceIsOfferedAtLaunch() async throws {
+        try await TestApp.onServer { server in
+            let device = TestApp.newDevice()
+            let first = TestApp(server: server, controllers: device)
+            let account = try await first.createAccountWithForm(email: TestApp.newEmail(), displayName: "Launch")
+            await account.signOut()
+
+            device.holdAutoFill = true
+            let relaunched = TestApp(server: server, controllers: device)
+            // The sign-in screen shows first and its email field starts AutoFill (the view's task).
+            let view = Task { await relaunched.app.passkeySignIn.emailFieldAppeared() }
+            for _ in 0..<1000 where !device.isHoldingAutoFill {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(device.isHoldingAutoFill)
+            let launch = Task { await relaunched.app.launch() }
+            defer { launch.cancel() }
+            for _ in 0..<1000 where relaunched.app.screen != .account {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(relaunched.app.screen == .account)
+            #expect(relaunched.app.user?.method == .passkey)
+            await view.value
+            #expect(!device.isHoldingAutoFill)
+        }
+    }
+
+    /// Signed out, on a device without a passkey: nothing shows at launch (the request ends
+    /// `.notInteractive`, no error for the user) and the email field's AutoFill offer follows.
+    @Test func withoutAPasskeyTheLaunchShowsNothingAndAutoFillFollows() async throws {
+        try await TestApp.onServer { server in
+            let device = TestApp.newDevice()
+            device.holdAutoFill = true
+            let test = TestApp(server: server, controllers: device)
+            let launch = Task { await test.app.launch() }
+            defer { launch.cancel() }
+            for _ in 0..<1000 where !device.isHoldingAutoFill {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(device.isHoldingAutoFill, "AutoFill offered after the silent launch request")
+            #expect(test.app.passkeySignIn.state == .offeringAutoFill)
+            #expect(test.app.screen == .signIn)
+            test.app.show(.createAccount)
+            for _ in 0..<1000 where device.isHoldingAutoFill {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(!device.isHoldingAutoFill, "withdrawn with the screen")
+        }
+    }
 }

@@ -80,6 +80,54 @@ import Testing
         }
     }
 
+    /// No offer is running (the user closed an earlier one, or it was never started) and a
+    /// password sign-in fails: the passkeys are offered again (the Router's `onFailed`).
+    @Test func aFailedPasswordBringsAutoFillBack() async throws {
+        try await TestApp.onServer { server in
+            let device = TestApp.newDevice()
+            device.holdAutoFill = true
+            let test = TestApp(server: server, controllers: device)
+            try await Self.deviceWithAPasskey(test)
+            let screen = test.app.passkeySignIn
+            #expect(screen.state == .idle)
+            #expect(!device.isHoldingAutoFill)
+
+            test.app.passwordSignIn.email = try await test.passwordUser()
+            test.app.passwordSignIn.password = "not the password"
+            await test.app.passwordSignIn.signIn()
+            #expect(test.app.passwordSignIn.state == .failed("The email address or the password is wrong."))
+            try await Self.untilAutoFillIsOffered(device)
+            #expect(screen.state == .offeringAutoFill)
+            device.pickAutoFill()
+            await screen.autoFillTask()?.value
+            #expect(test.app.screen == .account)
+        }
+    }
+
+    /// The offer the presenter brought back (after a cancelled sheet) is withdrawn when the Router
+    /// shows another screen: the next screen's fields get no passkey suggestion.
+    @Test func anotherScreenWithdrawsTheOffer() async throws {
+        try await TestApp.onServer { server in
+            let device = TestApp.newDevice()
+            device.holdAutoFill = true
+            let test = TestApp(server: server, controllers: device)
+            try await Self.deviceWithAPasskey(test)
+            let screen = test.app.passkeySignIn
+
+            device.refuseNext = .cancelled
+            await screen.signInWithPasskey()
+            try await Self.untilAutoFillIsOffered(device)
+            test.app.show(.passwordSignUp)
+            #expect(test.app.screen == .passwordSignUp)
+            for _ in 0..<1000 where device.isHoldingAutoFill {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(!device.isHoldingAutoFill, "withdrawn with the screen")
+            #expect(screen.state == .idle)
+            #expect(screen.autoFillTask() == nil)
+        }
+    }
+
     /// The button's sheet offers the saved password too: the user picks it, is signed in with it
     /// and upgraded to a passkey at once (stage ① → ② in one tap).
     @Test func aSavedPasswordPickedInTheSheetSignsInAndIsUpgraded() async throws {

@@ -66,6 +66,14 @@ actor PasskeyAuthenticationInteractor {
         return await store(session)
     }
 
+    /// At launch, signed out: the sheet appears only if this device holds a passkey for the
+    /// service (`preferImmediatelyAvailableCredentials`); nil when it holds none or the user
+    /// closed the sheet, and nothing was shown to someone without a passkey.
+    func signInWithImmediatelyAvailablePasskey() async throws(PasskeyClientError) -> SignedInUser? {
+        guard let session = try await authorization.signInWithImmediatelyAvailablePasskey() else { return nil }
+        return await store(session)
+    }
+
     /// The AutoFill offer of the email field: returns when the user picks a passkey in the
     /// QuickType bar; throws `.authorization(.cancelled)` when it is withdrawn.
     func signInWithAutoFill() async throws(PasskeyClientError) -> SignedInUser {

@@ -22,7 +22,9 @@ internal import PasskeyClient
 
     private(set) var state: State = .idle
     @ObservationIgnored var onSignedIn: @MainActor (SignedInUser) -> Void = { _ in }
-    /// The running AutoFill offer's task (cancelled when the screen goes).
+    /// The AutoFill offer this presenter started itself (`restartAutoFill()`): withdrawn by
+    /// `withdrawAutoFill()` when the Router shows another screen. (An offer the view started in
+    /// its `.task` is withdrawn by SwiftUI cancelling that task.)
     @ObservationIgnored private var autoFill: Task<Void, Never>?
 
     private let interactor: PasskeyAuthenticationInteractor
@@ -68,6 +70,41 @@ internal import PasskeyClient
             _ = await interactor.refreshAutoFill()
         } else {
             restartAutoFill()
+        }
+    }
+
+    /// The sign-in screen went (another screen, or signed in another way): the offer this
+    /// presenter started is withdrawn, so the QuickType bar of the next screen offers no passkey
+    /// for a field that is gone. Cancelling its task cancels the request (the bridge cancels the
+    /// controller when its caller's task is cancelled).
+    func withdrawAutoFill() {
+        autoFill?.cancel()
+        autoFill = nil
+        if state == .offeringAutoFill { state = .idle }
+    }
+
+    /// At launch, signed out: a device that holds a passkey for the service offers it in the
+    /// sheet at once; one that holds none shows nothing (`preferImmediatelyAvailableCredentials`)
+    /// and the email field's AutoFill offer follows, as after a closed sheet. The view's AutoFill
+    /// request usually starts first (the screen shows before the stored token is loaded): the
+    /// bridge withdraws it for this request, and it is offered again afterwards.
+    func offerPasskeyAtLaunch() {
+        guard state == .idle || state == .offeringAutoFill else { return }
+        state = .signingIn
+        autoFill?.cancel()
+        autoFill = Task {
+            do throws(PasskeyClientError) {
+                if let user = try await interactor.signInWithImmediatelyAvailablePasskey() {
+                    finish(user)
+                    return
+                }
+                state = .idle
+            } catch {
+                state = UserMessage.isUserCancellation(error) ? .idle : .failed(UserMessage.text(for: error))
+            }
+            if state == .idle, !Task.isCancelled {
+                autoFill = Task { await self.emailFieldAppeared() }
+            }
         }
     }
 

@@ -81,11 +81,13 @@ internal import PasskeyClient
         accountCreation.onCreated = { [weak self] in self?.showAccount(user: $0) }
     }
 
-    /// At launch, from a task: loads the stored token (off the main thread), then follows the
-    /// client's signed-in state until the task is cancelled: a session that ends anywhere
-    /// brings the sign-in screen back.
+    /// At launch, from a task: loads the stored token (off the main thread), offers a passkey of
+    /// this device when signed out, then follows the client's signed-in state until the task is
+    /// cancelled: a session that ends anywhere brings the sign-in screen back.
     func launch() async {
         await loadSession()
+        // Signed out: a passkey on this device is offered at once; without one nothing shows.
+        if screen == .signIn { passkeySignIn.offerPasskeyAtLaunch() }
         for await signedIn in client.signedInStates() where !signedIn && screen == .account {
             signedOut()
         }
@@ -103,10 +105,12 @@ internal import PasskeyClient
 
     func show(_ screen: Screen) {
         guard screen != .account else { return }
+        if screen != .signIn { passkeySignIn.withdrawAutoFill() }
         self.screen = screen
     }
 
     private func showAccount(user: SignedInUser?) {
+        passkeySignIn.withdrawAutoFill()
         self.user = user
         let presenter = AccountPresenter(interactor: accountInteractor)
         presenter.onSignedOut = { [weak self] in self?.signedOut() }

@@ -35,6 +35,9 @@ echo "[${SECONDS} s] == deployment settings: Patroni REST API authenticated, HAP
 echo "[${SECONDS} s] == the web client's message catalogues: en and ja alike, no words outside them"
 python3 scripts/check-web-catalogue.py || status=1
 python3 scripts/test_check_web_catalogue.py 2>&1 | tail -n 3 || status=1
+echo "[${SECONDS} s] == docs/ios.md's slide table: every file:line holds the symbol it names"
+python3 scripts/check-slide-table.py || status=1
+python3 scripts/test_check_slide_table.py || status=1
 
 echo "[${SECONDS} s] == commit messages: subjects of at most 72 characters since .commit-message-baseline"
 scripts/check-commit-messages.sh || status=1

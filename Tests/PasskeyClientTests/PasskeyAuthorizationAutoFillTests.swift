@@ -99,6 +99,28 @@ import Testing
         #expect(await upgrading.value == .declined(.cancelled))
     }
 
+    /// Between two of its requests (here: waiting for the server's options) the AutoFill loop
+    /// holds no request; an upgrade that starts then stops it, instead of the loop's next request
+    /// colliding with the upgrade's (`requestInProgress`) when the options arrive.
+    @Test func anUpgradeWhileAutoFillWaitsForItsOptionsEndsTheLoop() async throws {
+        let bridge = bridge()
+        let options = stub.respondLater(status: 200, ContractAnswers.authenticationOptions)
+        let autoFill = Task { try await bridge.signInWithAutoFill() }
+        try await stub.untilRequests(1)
+        stub.respond(status: 200, ContractAnswers.registrationOptions)
+        let upgrading = Task { await bridge.upgradeToPasskey() }
+        let sheet = try await controllers.started(1)
+        guard case .registration(let registration) = sheet.request, registration.mode == .conditional else {
+            Issue.record("not the upgrade: \(sheet.request)")
+            return
+        }
+        options.open()
+        await #expect(throws: PasskeyClientError.authorization(.cancelled)) { try await autoFill.value }
+        #expect(controllers.made.count == 1, "no AutoFill request under the upgrade")
+        sheet.complete(.failure(.cancelled))
+        #expect(await upgrading.value == .declined(.cancelled))
+    }
+
     @Test func cancelAutoFillEndsTheRequestWithoutARestart() async throws {
         let bridge = bridge()
         stub.respond(status: 200, ContractAnswers.authenticationOptions)

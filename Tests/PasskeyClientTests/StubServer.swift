@@ -26,9 +26,18 @@ final class StubServer: Sendable {
         }
     }
 
-    enum Answer: Sendable {
+    indirect enum Answer: Sendable {
         case response(HTTPURLResponse, body: Data)
         case failure(URLError)
+        /// Given only once the test opens `gate` (a request the test wants in flight).
+        case held(Gate, Answer)
+    }
+
+    /// Holds one answer back until the test opens it.
+    final class Gate: Sendable {
+        private let semaphore = DispatchSemaphore(value: 0)
+        func open() { semaphore.signal() }
+        func wait() { semaphore.wait() }
     }
 
     let host = "stub-\(UUID().uuidString.lowercased()).test"
@@ -68,6 +77,20 @@ final class StubServer: Sendable {
         let response = HTTPURLResponse(
             url: URL(string: "https://\(host)")!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)!
         state.withLock { $0.answers.append(.response(response, body: Data(body.utf8))) }
+    }
+
+    /// Queues an answer that is given only after the returned gate is opened: the request stays
+    /// in flight until then (its sender waits, as on a slow network).
+    func respondLater(status: Int, _ body: String = "") -> Gate {
+        respond(status: status, body)
+        let gate = Gate()
+        state.withLock { $0.answers[$0.answers.count - 1] = .held(gate, $0.answers[$0.answers.count - 1]) }
+        return gate
+    }
+
+    /// Waits (at most 10 s) until `count` requests have arrived.
+    func untilRequests(_ count: Int) async throws {
+        for _ in 0..<1000 where requests.count < count { try await Task.sleep(for: .milliseconds(10)) }
     }
 
     /// Queues a transport failure (no answer at all).

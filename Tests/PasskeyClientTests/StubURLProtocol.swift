@@ -28,15 +28,30 @@ final class StubURLProtocol: URLProtocol {
             client?.urlProtocol(self, didFailWithError: URLError(.cannotFindHost))
             return
         }
-        switch stub.answer(request, body: Self.body(of: request)) {
+        deliver(stub.answer(request, body: Self.body(of: request)))
+    }
+
+    private func deliver(_ answer: StubServer.Answer) {
+        switch answer {
         case .response(let response, let body):
             client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
             if !body.isEmpty { client?.urlProtocol(self, didLoad: body) }
             client?.urlProtocolDidFinishLoading(self)
         case .failure(let error):
             client?.urlProtocol(self, didFailWithError: error)
+        case .held(let gate, let answer):
+            // Not on the session's queue: its other requests go on meanwhile.
+            let loading = UncheckedProtocol(value: self)
+            DispatchQueue.global().async {
+                gate.wait()
+                loading.value.deliver(answer)
+            }
         }
     }
+
+    /// This loading, handed to the queue that waits for the gate (URLProtocol is not Sendable;
+    /// only that queue touches it until the answer is delivered).
+    private struct UncheckedProtocol: @unchecked Sendable { let value: StubURLProtocol }
 
     override func stopLoading() {}
 

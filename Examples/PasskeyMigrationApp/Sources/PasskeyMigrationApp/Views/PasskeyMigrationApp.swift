@@ -14,6 +14,10 @@
         static let serverURL = URL(string: "https://example.com")!
         /// For the credential-manager signals before any ceremony showed the server's RP ID.
         static let relyingPartyID = "example.com"
+        /// The product's own backend, which trusts the server's JWTs for this audience (one of
+        /// its `TOKEN_AUDIENCES`; `Examples/ResourceServer` is such a backend).
+        static let productAPI = HTTPProductAPI(
+            baseURL: URL(string: "https://api.example.com")!, audience: "https://api.example.com")
 
         @State private var router = Self.compose()
 
@@ -29,7 +33,7 @@
             let client = PasskeyClient(
                 baseURL: serverURL, tokenStore: KeychainTokenStore(service: "PasskeyMigrationApp"))
             let authorization = PasskeyAuthorization(client: client, relyingPartyID: relyingPartyID)
-            return Router(client: client, authorization: authorization)
+            return Router(client: client, authorization: authorization, productAPI: productAPI)
         }
     }
 #endif

@@ -491,7 +491,7 @@ def main():
         return f"ja axis {axis[-3:]}, table day {day}"
 
     def webhooks():
-        """(v4) The webhooks card: empty, a refused URL in the server's words, an endpoint added
+        """(v4) The webhooks card: empty, a refused URL explained in English and in Japanese, an endpoint added
         (its secret shown once), a new secret, the endpoint removed; each against the API."""
         page.wait("the webhooks card", lambda: page.js(
             "return document.getElementById('webhooks').dataset.webhooks") == "ready")
@@ -499,8 +499,16 @@ def main():
         page.allowed_errors.append(("/v1/operator/webhooks", 400))
         page.type("#webhook-url", "http://crm.example.com/hooks")
         page.click("#webhook-add")
-        page.wait("the refusal", lambda: "url must be" in page.text("#message"))
+        page.wait("the refusal", lambda: "the URL must start with https://" in page.text("#message"))
         check(page.js("return document.activeElement.id") == "webhook-url", "the URL field is not focused")
+        # (issue 40) In Japanese, the refusal is the catalogue's sentence, not the server's English.
+        audit.switch_language(page.driver, "ja", page.wait)
+        page.type("#webhook-url", "http://crm.example.com/hooks")
+        page.click("#webhook-add")
+        page.wait("the refusal in Japanese", lambda: "URL は https://" in page.text("#message"))
+        check("must" not in page.text("#message") and "2,048" in page.text("#message"),
+              f"Japanese refusal {page.text('#message')!r}")
+        audit.switch_language(page.driver, "en", page.wait)
         status, body = http("GET", "/v1/operator/webhooks", token=TOKEN)
         check(status == 200 and body["webhooks"] == [], f"refused URL stored: {status} {body}")
         page.type("#webhook-url", "http://127.0.0.1:9/hooks/crm")

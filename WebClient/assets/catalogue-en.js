@@ -38,6 +38,7 @@ export default {
   "validation.tooShort": "Use at least {min} characters.",
   "validation.tooLong": "Use at most {max} characters.",
   "validation.pattern": "Enter it as shown in the hint.",
+  "validation.invalid": "This value is not accepted. Check it and try again.",
 
   // ---- errors: every problem+json code of the contract (code.<code>), then the browser's ----
   "code.invalid-request": "Something in the form is not valid. Check the email address and name (1–64 characters).",
@@ -452,6 +453,10 @@ export default {
   "webhooks.adminOnly": "Only operators with the admin role manage webhooks.",
   "webhooks.gone": "That endpoint no longer exists. The list has been refreshed.",
   "webhooks.refused": "{what}: {detail}",
+  "webhooks.refusedURL": "{what} failed: the URL must start with https:// (or http:// to this machine), hold no user name or password, and be at most {max} characters.",
+  "webhooks.refusedEvents": "{what} failed: list event kinds only, separated by commas (docs/webhooks.md names them), or leave the field empty for all.",
+  "webhooks.refusedDescription": "{what} failed: the description can be at most {max} characters, without control characters.",
+  "webhooks.refusedLimit": "{what} failed: this server has {max} endpoints already. Remove one first.",
   "webhooks.urlMissing": "Enter the endpoint's URL.",
   "webhooks.whatLoad": "Loading the webhooks",
   "webhooks.whatAdd": "Adding the endpoint",

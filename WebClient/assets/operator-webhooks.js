@@ -61,11 +61,27 @@ function showSecret(label, secret) {
   $("webhook-secret").hidden = false;
 }
 
-/** The server's words for a refusal (its `detail` names the field, in English), or a plain sentence. */
+/**
+ * The refusals the server explains in its `detail` (English, naming the field it refused first),
+ * each with its sentence in the catalogues and the bound it states; the limits are the server's
+ * (docs/webhooks.md).
+ */
+const REFUSALS = [
+  { field: "url", key: "webhooks.refusedURL", max: 2048 },
+  { field: "events", key: "webhooks.refusedEvents" },
+  { field: "description", key: "webhooks.refusedDescription", max: 200 },
+  { field: "at", key: "webhooks.refusedLimit", max: 100 },
+];
+
+/** A refusal in the reader's language; the server's own words only for one this page does not know. */
 function explain(error, what) {
   if (error.status === 0) return t("operator.unreachable");
   if (error.status === 503 && error.code === "webhooks-unavailable") return t("code.webhooks-unavailable");
-  if (error.status === 400 && error.detail) return t("webhooks.refused", { what, detail: error.detail });
+  if (error.status === 400 && error.detail) {
+    const refusal = REFUSALS.find((r) => error.detail.split(" ")[0] === r.field);
+    if (refusal) return t(refusal.key, { what, max: formatNumber(refusal.max ?? 0) });
+    return t("webhooks.refused", { what, detail: error.detail });
+  }
   if (error.status === 404) return t("webhooks.gone");
   if (error.status === 403) return t("webhooks.adminOnly");
   return t("accounts.failed", { what });

@@ -10,7 +10,7 @@
 
 import { api } from "./api.js";
 import { $, say, setState, whileBusy, translateMessages } from "./ui.js";
-import { t, formatTime, formatDate, startLanguage, onLanguageChange } from "./language.js";
+import { t, formatNumber, formatTime, formatDate, startLanguage, onLanguageChange } from "./language.js";
 import * as charts from "./charts.js";
 import { hideAccounts, showAccounts, wireAccounts, redrawAccounts } from "./operator-accounts.js";
 import { hideWebhooks, showWebhooks, wireWebhooks, redrawWebhooks } from "./operator-webhooks.js";
@@ -129,7 +129,7 @@ function render(data, window) {
   const days = data.days || [];
   const noSignIns = sum(days, signIns) === 0;
   setState("empty", String(noSignIns));
-  $("generated-at").textContent = t("operator.generatedAt", { days: window, time: formatTime(data.generatedAt) });
+  $("generated-at").textContent = t("operator.generatedAt", { days: formatNumber(window), time: formatTime(data.generatedAt) });
   fill("chart-stages", stages(data.accounts));
   fill("chart-sign-ins", signInsByMethod(days, noSignIns));
   fill("chart-share", passkeyShare(days, noSignIns));

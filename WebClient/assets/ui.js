@@ -1,6 +1,6 @@
 // Small DOM helpers: element look-up, the live message regions, busy buttons, views.
 
-import { t, retranslate } from "./language.js";
+import { t, retranslate, formatNumber } from "./language.js";
 
 /** The element with this id (throws when the page and the script disagree). */
 export function $(id) {
@@ -136,8 +136,8 @@ function problem(field) {
   if (v.valueMissing) return t("validation.missing");
   if (v.typeMismatch && field.type === "email") return t("validation.email");
   if (v.typeMismatch && field.type === "url") return t("validation.url");
-  if (v.tooShort) return t("validation.tooShort", { min: field.minLength });
-  if (v.tooLong) return t("validation.tooLong", { max: field.maxLength });
+  if (v.tooShort) return t("validation.tooShort", { min: formatNumber(field.minLength) });
+  if (v.tooLong) return t("validation.tooLong", { max: formatNumber(field.maxLength) });
   if (v.patternMismatch) return t("validation.pattern");
-  return field.validationMessage;
+  return t("validation.invalid");
 }

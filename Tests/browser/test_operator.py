@@ -651,6 +651,7 @@ def main():
         find(f"nobody-{secrets.token_hex(3)}@example.com", "none")
         check("No account with this address" in page.text("#account-none"), page.text("#account-none"))
         check(page.js("return document.getElementById('account').hidden"), "an account is shown for no match")
+        audit_view("account-none", show="#accounts")
         find(desk["email"].upper())  # the address is normalised: letter case does not matter
         api = account_api()
         page.wait("the events", lambda: len(shown_events()) > 0)
@@ -688,7 +689,19 @@ def main():
         page.full_screenshot("operator-accounts-found")
         note = audit_view("account", show="#accounts")
         check(images() == before, "markup from the API became an element after a switch of language")
-        return f"{len(events)} events, {len(api['passkeys'])} passkey; {note}"
+        # (issue 40) At phone width the account, its passkeys and events fit, in either language.
+        page.driver.set_window_size(390, 844)
+        page.wait("a phone-width layout", lambda: page.js("return window.innerWidth") <= 400)
+        for language in audit.LANGUAGES:
+            audit.switch_language(page.driver, language, page.wait)
+            settled()
+            overflow = audit.sideways_overflow(page.driver)
+            check(overflow <= 0, f"in {language} the account scrolls sideways by {overflow}px at 390 px")
+        audit.switch_language(page.driver, "en", page.wait)
+        page.driver.set_window_size(1200, 900)
+        page.wait("the desktop layout again", lambda: page.js("return window.innerWidth") > 1000)
+        settled()
+        return f"{len(events)} events, {len(api['passkeys'])} passkey; {note}; no sideways scroll at 390 px"
 
     def accounts_lock():
         reason = MARKUP.format(2)

@@ -246,7 +246,7 @@ package enum AccountActivity: Hashable, Sendable {
             self = .sessionsEnded(scope)
         case .signedOut: self = .signedOut
         case .accountLocked:
-            guard let reason = reason.flatMap(LockReason.init) else { return nil }
+            guard let reason = reason.flatMap({ LockReason(stored: $0) }) else { return nil }
             self = .accountLocked(reason: reason)
         case .accountUnlocked: self = .accountUnlocked
         case .accountDeleted: self = .accountDeleted

@@ -23,4 +23,14 @@ import Testing
             #expect(LockReason(refused) == nil, "\(refused.unicodeScalars.map(\.value))")
         }
     }
+
+    /// Read back from the database, a reason is checked for its bounds only: a row written under
+    /// an earlier rule must not make the account unreadable, and so impossible to unlock.
+    @Test func aStoredReasonIsReadWithItsBoundsOnly() {
+        #expect(LockReason(stored: "Lo\u{200B}cked")?.value == "Lo\u{200B}cked")
+        #expect(LockReason(stored: "a\u{0378}") != nil)
+        #expect(LockReason(stored: "") == nil)
+        #expect(LockReason(stored: String(repeating: "r", count: 201)) == nil)
+        #expect(LockReason(stored: "a\u{7}b") == nil, "control characters never passed any rule")
+    }
 }

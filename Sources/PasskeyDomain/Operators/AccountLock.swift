@@ -13,6 +13,14 @@ package struct LockReason: Hashable, Sendable, CustomStringConvertible {
         self.value = value
     }
 
+    /// A reason read back from the database: only its bounds are checked (the column's CHECK
+    /// holds them), so a row written under an earlier rule, or read by a runtime whose Unicode
+    /// tables differ, never makes the account unreadable (and so unlockable).
+    package init?(stored raw: String) {
+        guard let value = BoundedName.label(raw, maximumScalars: Self.maximumScalars) else { return nil }
+        self.value = value
+    }
+
     /// The owner reads the reason in the activity and receivers in webhooks: no invisible or
     /// reordering characters (bidi overrides, zero-width spaces), no line breaks, no private-use
     /// or unassigned code points. U+200D stays, as emoji sequences need it.

@@ -90,7 +90,7 @@ struct PostgresAccountWriter: AccountWriter {
         else { throw PostgresError(kind: .decoding, diagnostic: "account_emails.email or language out of range") }
         var lock: AccountLock?
         if let lockedAt = try row.decode(Date?.self, column: "locked_at") {
-            guard let reason = LockReason(try row.decode(String.self, column: "lock_reason")) else {
+            guard let reason = LockReason(stored: try row.decode(String.self, column: "lock_reason")) else {
                 throw PostgresError(kind: .decoding, column: "lock_reason", diagnostic: "not a lock reason")
             }
             lock = AccountLock(lockedAt: lockedAt, reason: reason)

@@ -31,6 +31,9 @@ public final class SoftwareAuthenticatorControllers: PasskeyAuthorizationControl
     public var refuseNext: PasskeyAuthorizationError?
     /// AutoFill requests wait for `pickAutoFill()` instead of completing at once.
     public var holdAutoFill = false
+    /// Immediate requests (`preferImmediatelyAvailableCredentials`) wait with their sheet up,
+    /// until `answerHeldSheet()` or a cancellation, instead of completing at once.
+    public var holdImmediate = false
     /// A saved password the combined sheet (`.assertionOrPassword`) returns instead of a passkey.
     public var pickSavedPassword: PasskeySavedPassword?
     /// What the account-creation sheet answers.
@@ -39,6 +42,7 @@ public final class SoftwareAuthenticatorControllers: PasskeyAuthorizationControl
 
     private var passkeys: [Passkey] = []
     private var heldAutoFill: (() -> Void)?
+    private var heldSheet: (() -> Void)?
 
     public init(origin: String) { self.origin = origin }
 
@@ -47,6 +51,16 @@ public final class SoftwareAuthenticatorControllers: PasskeyAuthorizationControl
 
     /// Whether an AutoFill request is waiting for `pickAutoFill()`.
     public var isHoldingAutoFill: Bool { heldAutoFill != nil }
+
+    /// Whether an immediate request's sheet is up, waiting for `answerHeldSheet()`.
+    public var isHoldingSheet: Bool { heldSheet != nil }
+
+    /// The user picks the passkey in the held immediate request's sheet.
+    public func answerHeldSheet() {
+        let answer = heldSheet
+        heldSheet = nil
+        answer?()
+    }
 
     /// The user picks the passkey offered by the held AutoFill request.
     public func pickAutoFill() {
@@ -93,11 +107,19 @@ public final class SoftwareAuthenticatorControllers: PasskeyAuthorizationControl
                 }
                 return
             }
+            if case .assertion(_, .immediate) = request, device.holdImmediate {
+                device.heldSheet = { [weak self] in
+                    guard let self, let device = self.device else { return }
+                    self.finish(device.answer(self.request))
+                }
+                return
+            }
             finish(device.answer(request))
         }
 
         func cancel() {
             if case .assertion(_, .autoFill) = request { device?.heldAutoFill = nil }
+            if case .assertion(_, .immediate) = request { device?.heldSheet = nil }
             finish(.failure(.cancelled))
         }
 

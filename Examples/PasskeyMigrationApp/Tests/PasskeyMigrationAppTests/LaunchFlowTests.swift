@@ -107,4 +107,47 @@ import Testing
             #expect(!device.isHoldingAutoFill, "withdrawn with the screen")
         }
     }
+
+    /// The launch's sheet is up and the user goes to another screen: the request is withdrawn
+    /// quietly (no error, not left "signing in"), and back on sign-in the email field offers
+    /// AutoFill again.
+    @Test func leavingTheScreenWithdrawsTheLaunchOfferQuietly() async throws {
+        try await TestApp.onServer { server in
+            let device = TestApp.newDevice()
+            let first = TestApp(server: server, controllers: device)
+            let account = try await first.createAccountWithForm(email: TestApp.newEmail(), displayName: "Leave")
+            await account.signOut()
+
+            device.holdImmediate = true
+            device.holdAutoFill = true
+            let relaunched = TestApp(server: server, controllers: device)
+            let screen = relaunched.app.passkeySignIn
+            let launch = Task { await relaunched.app.launch() }
+            defer { launch.cancel() }
+            for _ in 0..<1000 where !device.isHoldingSheet {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(device.isHoldingSheet)
+            #expect(screen.state == .signingIn)
+            relaunched.app.show(.createAccount)
+            #expect(screen.state == .idle, "not left signing in")
+            for _ in 0..<1000 where device.isHoldingSheet {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(!device.isHoldingSheet, "the sheet was withdrawn")
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(screen.state == .idle, "no error after the withdrawal")
+            #expect(!device.isHoldingAutoFill, "nothing offered on the other screen")
+
+            relaunched.app.show(.signIn)
+            let view = Task { await screen.emailFieldAppeared() }
+            for _ in 0..<1000 where !device.isHoldingAutoFill {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(device.isHoldingAutoFill, "AutoFill offered again on the sign-in screen")
+            device.pickAutoFill()
+            await view.value
+            #expect(relaunched.app.screen == .account)
+        }
+    }
 }

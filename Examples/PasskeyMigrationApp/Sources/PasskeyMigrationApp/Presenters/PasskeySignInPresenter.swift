@@ -26,6 +26,9 @@ internal import PasskeyClient
     /// `withdrawAutoFill()` when the Router shows another screen. (An offer the view started in
     /// its `.task` is withdrawn by SwiftUI cancelling that task.)
     @ObservationIgnored private var autoFill: Task<Void, Never>?
+    /// Whether `autoFill` is the launch's request (`offerPasskeyAtLaunch()`), which shows as
+    /// `.signingIn` while its sheet may be up.
+    @ObservationIgnored private var offeringAtLaunch = false
 
     private let interactor: PasskeyAuthenticationInteractor
 
@@ -80,7 +83,8 @@ internal import PasskeyClient
     func withdrawAutoFill() {
         autoFill?.cancel()
         autoFill = nil
-        if state == .offeringAutoFill { state = .idle }
+        if state == .offeringAutoFill || (state == .signingIn && offeringAtLaunch) { state = .idle }
+        offeringAtLaunch = false
     }
 
     /// At launch, signed out: a device that holds a passkey for the service offers it in the
@@ -91,20 +95,32 @@ internal import PasskeyClient
     func offerPasskeyAtLaunch() {
         guard state == .idle || state == .offeringAutoFill else { return }
         state = .signingIn
+        offeringAtLaunch = true
         autoFill?.cancel()
         autoFill = Task {
+            let user: SignedInUser?
             do throws(PasskeyClientError) {
-                if let user = try await interactor.signInWithImmediatelyAvailablePasskey() {
-                    finish(user)
-                    return
-                }
-                state = .idle
+                user = try await interactor.signInWithImmediatelyAvailablePasskey()
             } catch {
-                state = UserMessage.isUserCancellation(error) ? .idle : .failed(UserMessage.text(for: error))
+                // Withdrawn with its screen: `withdrawAutoFill()` has set the state already.
+                guard !Task.isCancelled else { return }
+                offeringAtLaunch = false
+                state =
+                    UserMessage.isUserCancellation(error) || error == .cancelled
+                    ? .idle : .failed(UserMessage.text(for: error))
+                if state == .idle { autoFill = Task { await self.emailFieldAppeared() } }
+                return
             }
-            if state == .idle, !Task.isCancelled {
-                autoFill = Task { await self.emailFieldAppeared() }
+            // A sign-in that went through stands, even if the screen was left meanwhile.
+            if let user {
+                offeringAtLaunch = false
+                finish(user)
+                return
             }
+            guard !Task.isCancelled else { return }
+            offeringAtLaunch = false
+            state = .idle
+            autoFill = Task { await self.emailFieldAppeared() }
         }
     }
 

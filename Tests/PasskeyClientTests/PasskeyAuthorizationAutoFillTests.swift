@@ -105,6 +105,7 @@ import Testing
     @Test func anUpgradeWhileAutoFillWaitsForItsOptionsEndsTheLoop() async throws {
         let bridge = bridge()
         let options = stub.respondLater(status: 200, ContractAnswers.authenticationOptions)
+        defer { options.open() }  // never leave the stub's waiting thread behind
         let autoFill = Task { try await bridge.signInWithAutoFill() }
         try await stub.untilRequests(1)
         stub.respond(status: 200, ContractAnswers.registrationOptions)

@@ -69,6 +69,13 @@ final class StubServer: Sendable {
 
     /// Queues one answer; `contentType` defaults to the contract's (problem+json for errors).
     func respond(status: Int, _ body: String = "", contentType: String? = nil, headers: [String: String] = [:]) {
+        let answer = Self.response(host: host, status: status, body, contentType: contentType, headers: headers)
+        state.withLock { $0.answers.append(answer) }
+    }
+
+    private static func response(
+        host: String, status: Int, _ body: String, contentType: String? = nil, headers: [String: String] = [:]
+    ) -> Answer {
         var fields = headers
         if !body.isEmpty {
             fields["Content-Type"] =
@@ -76,15 +83,14 @@ final class StubServer: Sendable {
         }
         let response = HTTPURLResponse(
             url: URL(string: "https://\(host)")!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)!
-        state.withLock { $0.answers.append(.response(response, body: Data(body.utf8))) }
+        return .response(response, body: Data(body.utf8))
     }
 
     /// Queues an answer that is given only after the returned gate is opened: the request stays
     /// in flight until then (its sender waits, as on a slow network).
     func respondLater(status: Int, _ body: String = "") -> Gate {
-        respond(status: status, body)
         let gate = Gate()
-        state.withLock { $0.answers[$0.answers.count - 1] = .held(gate, $0.answers[$0.answers.count - 1]) }
+        state.withLock { $0.answers.append(.held(gate, Self.response(host: host, status: status, body))) }
         return gate
     }
 

@@ -30,6 +30,25 @@ import Testing
         var isSet: Bool { value.withLock { $0 } }
     }
 
+    /// Waits (at most 10 s) until a statement on this database waits for a row lock: the racing
+    /// side has gone as far as it can before the held transaction ends (no fixed sleep, which a
+    /// busy machine can outlast before the statement is even sent).
+    private static func untilAStatementWaitsForALock(_ pool: PostgresConnectionPool) async throws {
+        for _ in 0..<1000 {
+            let waiting = try await pool.withConnection { connection async throws(PostgresError) -> Int64 in
+                try await connection.query(
+                    """
+                    SELECT count(*)::int8 AS waiting FROM pg_stat_activity
+                    WHERE datname = current_database() AND wait_event_type = 'Lock'
+                    """
+                ).first?.decode(Int64.self, column: "waiting") ?? 0
+            }
+            if waiting > 0 { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("no statement waited for a lock within 10 s")
+    }
+
     private static func isLive(_ id: SessionID, _ repos: Repositories) async throws -> Bool {
         try await repos.store.transaction { tx async throws(RepositoryError) in
             try await tx.sessions.lockLive(id, at: Date())
@@ -62,7 +81,7 @@ import Testing
                 return try await repos.sessions.createSession(
                     session, event: event, whilePasswordHashIs: Repositories.passwordHash)
             }
-            try await Task.sleep(for: .milliseconds(300))
+            try await Self.untilAStatementWaitsForALock(pool)
             #expect(!finished.isSet, "the sign-in waits for the lock")
             release.send()
             try await lockTask.value
@@ -101,7 +120,7 @@ import Testing
                     return true
                 }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            try await Self.untilAStatementWaitsForALock(pool)
             #expect(!finished.isSet, "the sign-in waits for the lock")
             release.send()
             try await lockTask.value
@@ -137,7 +156,7 @@ import Testing
                     return try await tx.sessions.revoke(.all, of: account.id, except: nil, at: Date())
                 }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            try await Self.untilAStatementWaitsForALock(pool)
             #expect(!finished.isSet, "the lock waits for the sign-in")
             release.send()
             #expect(try await signIn.value)

@@ -502,12 +502,20 @@ def main():
         page.wait("the refusal", lambda: "the URL must start with https://" in page.text("#message"))
         check(page.js("return document.activeElement.id") == "webhook-url", "the URL field is not focused")
         # (issue 40) In Japanese, the refusal is the catalogue's sentence, not the server's English.
+        settled()
         audit.switch_language(page.driver, "ja", page.wait)
-        page.type("#webhook-url", "http://crm.example.com/hooks")
-        page.click("#webhook-add")
+        # The refusal on screen is said again from the catalogue, not left in the server's English.
         page.wait("the refusal in Japanese", lambda: "URL は https://" in page.text("#message"))
         check("must" not in page.text("#message") and "2,048" in page.text("#message"),
               f"Japanese refusal {page.text('#message')!r}")
+        # A new refusal while in Japanese (the events this time) comes from the catalogue too.
+        page.type("#webhook-url", "http://127.0.0.1:9/hooks/refused")
+        page.type("#webhook-events", "not-a-kind")
+        page.click("#webhook-add")
+        page.wait("the events refusal in Japanese", lambda: "イベントの種類をカンマ区切り" in page.text("#message"))
+        settled()
+        status, body = http("GET", "/v1/operator/webhooks", token=TOKEN)
+        check(status == 200 and body["webhooks"] == [], f"refused events stored: {status} {body}")
         audit.switch_language(page.driver, "en", page.wait)
         status, body = http("GET", "/v1/operator/webhooks", token=TOKEN)
         check(status == 200 and body["webhooks"] == [], f"refused URL stored: {status} {body}")

@@ -453,7 +453,7 @@ export default {
   "webhooks.adminOnly": "Only operators with the admin role manage webhooks.",
   "webhooks.gone": "That endpoint no longer exists. The list has been refreshed.",
   "webhooks.refused": "{what}: {detail}",
-  "webhooks.refusedURL": "{what} failed: the URL must start with https:// (or http:// to this machine), hold no user name or password, and be at most {max} characters.",
+  "webhooks.refusedURL": "{what} failed: the URL must start with https:// (or http:// to a loopback address such as 127.0.0.1), hold no user name or password, and be at most {max} characters.",
   "webhooks.refusedEvents": "{what} failed: list event kinds only, separated by commas (docs/webhooks.md names them), or leave the field empty for all.",
   "webhooks.refusedDescription": "{what} failed: the description can be at most {max} characters, without control characters.",
   "webhooks.refusedLimit": "{what} failed: this server has {max} endpoints already. Remove one first.",

@@ -453,7 +453,7 @@ export default {
   "webhooks.adminOnly": "Webhook を管理できるのは、管理者権限のオペレーターだけです。",
   "webhooks.gone": "そのエンドポイントはすでに存在しません。一覧を更新しました。",
   "webhooks.refused": "{what}に失敗しました（サーバーの説明: {detail}）",
-  "webhooks.refusedURL": "{what}に失敗しました。URL は https://（このマシンへの接続なら http://）で始め、ユーザー名やパスワードを含めず、{max}文字以内にしてください。",
+  "webhooks.refusedURL": "{what}に失敗しました。URL は https://（127.0.0.1 などのループバックアドレスなら http://）で始め、ユーザー名やパスワードを含めず、{max}文字以内にしてください。",
   "webhooks.refusedEvents": "{what}に失敗しました。イベントの種類をカンマ区切りで入力してください（種類は docs/webhooks.md に記載しています）。すべての種類を受け取る場合は空欄にしてください。",
   "webhooks.refusedDescription": "{what}に失敗しました。説明は制御文字を含めず、{max}文字以内で入力してください。",
   "webhooks.refusedLimit": "{what}に失敗しました。このサーバーにはすでに{max}件のエンドポイントが登録されています。先にどれかを削除してください。",

@@ -105,6 +105,25 @@ def switch_language(driver, language, wait):
         f"[data-language='{language}']") == "true")
 
 
+def audit_view(page, settled, view, enter=None, leave=None, show=None):
+    """The view in English and in Japanese (the page's own switch), axe-core in light and dark
+    (`page.auditor`); `enter` opens it (a dialog) after each switch, `leave` closes it;
+    `settled()` waits for the page to be idle after each switch; the screenshots show the element
+    `show` (else the top). Ends in English. Returns the problems as text ([] when there are none)."""
+    problems = []
+    for language in LANGUAGES:
+        switch_language(page.driver, language, page.wait)
+        settled()
+        if enter:
+            enter()
+        problems += page.auditor.audit(view, language, show)
+        if leave:
+            leave()
+    switch_language(page.driver, "en", page.wait)
+    settled()
+    return problems
+
+
 def sideways_overflow(driver):
     """How far the page scrolls sideways (0 when it fits the window)."""
     return driver.execute_script(

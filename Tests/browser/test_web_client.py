@@ -375,20 +375,8 @@ def main():
                       and page.state().get("activity") == "ready")
 
     def audit_view(view, enter=None, leave=None, show=None):
-        """The view in English and in Japanese (switched with the page's own switch), axe-core in
-        light and dark; `enter` opens it (a dialog) after each switch, `leave` closes it; the
-        screenshots show the element `show` (else the top). Ends in English."""
-        problems = []
-        for language in audit.LANGUAGES:
-            audit.switch_language(page.driver, language, page.wait)
-            settled()
-            if enter:
-                enter()
-            problems += page.auditor.audit(view, language, show)
-            if leave:
-                leave()
-        audit.switch_language(page.driver, "en", page.wait)
-        settled()
+        """audit.audit_view on this page; any serious or critical violation fails the step."""
+        problems = audit.audit_view(page, settled, view, enter, leave, show)
         check(not problems, "axe-core: " + " | ".join(problems[:6]))
         return f"axe {view}: none serious or critical in en, ja × light, dark"
 

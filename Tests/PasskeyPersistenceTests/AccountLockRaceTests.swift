@@ -30,6 +30,26 @@ import Testing
         var isSet: Bool { value.withLock { $0 } }
     }
 
+    /// The support desk's lock, written (sessions ended) but not committed until `release` is
+    /// sent: what a sign-in arriving meanwhile has to wait for.
+    private static func lockHeldOpen(_ id: AccountID, _ repos: Repositories) async
+        -> (task: Task<Void, any Error>, release: Signal)
+    {
+        let locked = Signal()
+        let release = Signal()
+        let task = Task {
+            try await repos.store.transaction { tx async throws(RepositoryError) in
+                _ = try await tx.accounts.lockAgainstSignIns(id)
+                try await tx.accounts.setLock(id, to: Self.lock)
+                try await tx.sessions.revoke(.all, of: id, except: nil, at: Date())
+                locked.send()
+                await release.wait()
+            }
+        }
+        await locked.wait()
+        return (task, release)
+    }
+
     /// Waits (at most 10 s) until a statement on this database waits for a row lock: the racing
     /// side has gone as far as it can before the held transaction ends (no fixed sleep, which a
     /// busy machine can outlast before the statement is even sent).
@@ -59,18 +79,7 @@ import Testing
         try await withTestDatabase { _, pool in
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
-            let locked = Signal()
-            let release = Signal()
-            let lockTask = Task {
-                try await repos.store.transaction { tx async throws(RepositoryError) in
-                    _ = try await tx.accounts.lockAgainstSignIns(account.id)
-                    try await tx.accounts.setLock(account.id, to: Self.lock)
-                    try await tx.sessions.revoke(.all, of: account.id, except: nil, at: Date())
-                    locked.send()
-                    await release.wait()
-                }
-            }
-            await locked.wait()
+            let (lockTask, release) = await Self.lockHeldOpen(account.id, repos)
             let finished = Flag()
             let session = DomainFixtures.session(accountID: account.id)
             let event = AccountEventMaker().event(
@@ -98,18 +107,7 @@ import Testing
         try await withTestDatabase { _, pool in
             let repos = Repositories(pool: pool)
             let account = try await repos.passwordAccount()
-            let locked = Signal()
-            let release = Signal()
-            let lockTask = Task {
-                try await repos.store.transaction { tx async throws(RepositoryError) in
-                    _ = try await tx.accounts.lockAgainstSignIns(account.id)
-                    try await tx.accounts.setLock(account.id, to: Self.lock)
-                    try await tx.sessions.revoke(.all, of: account.id, except: nil, at: Date())
-                    locked.send()
-                    await release.wait()
-                }
-            }
-            await locked.wait()
+            let (lockTask, release) = await Self.lockHeldOpen(account.id, repos)
             let finished = Flag()
             let session = DomainFixtures.session(accountID: account.id, method: .recovery)
             let signIn = Task { () async throws -> Bool in

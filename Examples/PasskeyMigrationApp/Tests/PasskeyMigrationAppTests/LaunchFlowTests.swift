@@ -69,15 +69,11 @@ import Testing
             let relaunched = TestApp(server: server, controllers: device)
             // The sign-in screen shows first and its email field starts AutoFill (the view's task).
             let view = Task { await relaunched.app.passkeySignIn.emailFieldAppeared() }
-            for _ in 0..<1000 where !device.isHoldingAutoFill {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await TestApp.until { device.isHoldingAutoFill }
             #expect(device.isHoldingAutoFill)
             let launch = Task { await relaunched.app.launch() }
             defer { launch.cancel() }
-            for _ in 0..<1000 where relaunched.app.screen != .account {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await TestApp.until { relaunched.app.screen == .account }
             #expect(relaunched.app.screen == .account)
             #expect(relaunched.app.user?.method == .passkey)
             await view.value
@@ -94,16 +90,12 @@ import Testing
             let test = TestApp(server: server, controllers: device)
             let launch = Task { await test.app.launch() }
             defer { launch.cancel() }
-            for _ in 0..<1000 where !device.isHoldingAutoFill {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await TestApp.until { device.isHoldingAutoFill }
             #expect(device.isHoldingAutoFill, "AutoFill offered after the silent launch request")
             #expect(test.app.passkeySignIn.state == .offeringAutoFill)
             #expect(test.app.screen == .signIn)
             test.app.show(.createAccount)
-            for _ in 0..<1000 where device.isHoldingAutoFill {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await TestApp.until { !device.isHoldingAutoFill }
             #expect(!device.isHoldingAutoFill, "withdrawn with the screen")
         }
     }
@@ -124,16 +116,12 @@ import Testing
             let screen = relaunched.app.passkeySignIn
             let launch = Task { await relaunched.app.launch() }
             defer { launch.cancel() }
-            for _ in 0..<1000 where !device.isHoldingSheet {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await TestApp.until { device.isHoldingSheet }
             #expect(device.isHoldingSheet)
             #expect(screen.state == .signingIn)
             relaunched.app.show(.createAccount)
             #expect(screen.state == .idle, "not left signing in")
-            for _ in 0..<1000 where device.isHoldingSheet {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await TestApp.until { !device.isHoldingSheet }
             #expect(!device.isHoldingSheet, "the sheet was withdrawn")
             try await Task.sleep(for: .milliseconds(100))
             #expect(screen.state == .idle, "no error after the withdrawal")
@@ -141,9 +129,7 @@ import Testing
 
             relaunched.app.show(.signIn)
             let view = Task { await screen.emailFieldAppeared() }
-            for _ in 0..<1000 where !device.isHoldingAutoFill {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await TestApp.until { device.isHoldingAutoFill }
             #expect(device.isHoldingAutoFill, "AutoFill offered again on the sign-in screen")
             device.pickAutoFill()
             await view.value

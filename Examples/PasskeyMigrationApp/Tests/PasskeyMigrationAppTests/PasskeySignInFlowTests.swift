@@ -119,9 +119,7 @@ import Testing
             try await Self.untilAutoFillIsOffered(device)
             test.app.show(.passwordSignUp)
             #expect(test.app.screen == .passwordSignUp)
-            for _ in 0..<1000 where device.isHoldingAutoFill {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await TestApp.until { !device.isHoldingAutoFill }
             #expect(!device.isHoldingAutoFill, "withdrawn with the screen")
             #expect(screen.state == .idle)
             #expect(screen.autoFillTask() == nil)
@@ -212,9 +210,7 @@ import Testing
 
     /// Waits (at most 10 s) until the device shows an AutoFill request.
     @MainActor private static func untilAutoFillIsOffered(_ device: SoftwareAuthenticatorControllers) async throws {
-        for _ in 0..<1000 where !device.isHoldingAutoFill {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await TestApp.until { device.isHoldingAutoFill }
         #expect(device.isHoldingAutoFill)
     }
 

@@ -11,6 +11,14 @@ import Testing
 @MainActor struct TestApp {
     static let password = "correct horse battery"
 
+    /// Waits until `condition` holds, checking every 10 ms for at most 10 s (the caller then
+    /// expects it: a condition that never came fails there, not here).
+    static func until(_ condition: @MainActor () -> Bool) async throws {
+        for _ in 0..<1000 where !condition() {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     let client: PasskeyClient
     let app: Router
     /// What the app told the device's credential manager.

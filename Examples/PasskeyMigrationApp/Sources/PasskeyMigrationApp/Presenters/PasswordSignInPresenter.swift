@@ -14,6 +14,15 @@ internal import PasskeyClient
         case declined
         /// The server refused it (e.g. the password sign-in was not recent enough).
         case refused
+
+        /// What the screen says of the library's outcome (its reasons are not shown).
+        init(_ outcome: PasskeyUpgradeOutcome) {
+            switch outcome {
+            case .upgraded: self = .upgraded
+            case .declined: self = .declined
+            case .refused: self = .refused
+            }
+        }
     }
 
     enum State: Equatable {
@@ -69,12 +78,7 @@ internal import PasskeyClient
         }
         password = ""
         state = .upgrading(user)
-        let upgrade: Upgrade =
-            switch await interactor.upgradeToPasskey() {
-            case .upgraded: .upgraded
-            case .declined: .declined
-            case .refused: .refused
-            }
+        let upgrade = Upgrade(await interactor.upgradeToPasskey())
         state = .signedIn(user, upgrade: upgrade)
         onSignedIn(user, upgrade)
     }

@@ -47,12 +47,7 @@ internal import PasskeyClient
             return
         }
         password = ""
-        let upgrade: PasswordSignInPresenter.Upgrade =
-            switch await interactor.upgradeToPasskey() {
-            case .upgraded: .upgraded
-            case .declined: .declined
-            case .refused: .refused
-            }
+        let upgrade = PasswordSignInPresenter.Upgrade(await interactor.upgradeToPasskey())
         state = .signedIn(user, upgrade: upgrade)
         onSignedIn(user, upgrade)
     }
